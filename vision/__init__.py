@@ -1,0 +1,1 @@
+"""unotable vision package."""

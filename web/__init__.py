@@ -1,0 +1,1 @@
+"""unotable web package."""
