@@ -1,0 +1,104 @@
+"""Cards and the 108-card deck, spelled as in EVENTS.md (`red-7`, `blue-reverse`, `wild-draw4`).
+
+Cards are interned strings wrapped in a small frozen dataclass so that the engine can compare them by identity
+and look their properties up in O(1): replaying 100,000 events must not re-parse card text on every check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+COLORS: tuple[str, ...] = ("red", "yellow", "green", "blue")
+NUMBERS: tuple[str, ...] = tuple(str(i) for i in range(10))
+ACTIONS: tuple[str, ...] = ("skip", "reverse", "draw2")
+WILDS: tuple[str, ...] = ("wild", "wild-draw4")
+
+
+class CardError(ValueError):
+    """An unknown card code; the message names the code and what would have been valid."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One face of the deck. `color` is None for the two black cards."""
+
+    code: str
+    color: str | None
+    value: str  # "0".."9", "skip", "reverse", "draw2", "wild", "wild-draw4"
+
+    @property
+    def is_number(self) -> bool:
+        return self.value in NUMBERS
+
+    @property
+    def is_action(self) -> bool:
+        """A coloured action card: Skip, Reverse, Draw Two."""
+        return self.value in ACTIONS
+
+    @property
+    def is_wild(self) -> bool:
+        """A black card: Wild or Wild Draw Four."""
+        return self.color is None
+
+    @property
+    def is_draw(self) -> bool:
+        return self.value in ("draw2", "wild-draw4")
+
+    @property
+    def points(self) -> int:
+        """Scoring value, common to all four rulebooks (CH-SCORE, MA-SCORE, OL-SCORE)."""
+        if self.is_number:
+            return int(self.value)
+        if self.is_action:
+            return 20
+        return 50
+
+    def __str__(self) -> str:
+        return self.code
+
+
+def _build() -> dict[str, Card]:
+    table: dict[str, Card] = {}
+    for color in COLORS:
+        for value in NUMBERS + ACTIONS:
+            code = f"{color}-{value}"
+            table[code] = Card(code, color, value)
+    for value in WILDS:
+        table[value] = Card(value, None, value)
+    return table
+
+
+CARDS: dict[str, Card] = _build()
+"""All 54 faces by code."""
+
+ALL_CODES: tuple[str, ...] = tuple(CARDS)
+
+
+def card(code: str) -> Card:
+    """The card for `code`; raises CardError naming the code when there is no such card."""
+    try:
+        return CARDS[code]
+    except (KeyError, TypeError):
+        raise CardError(
+            f"unknown card {code!r}: expected e.g. 'red-7', 'blue-skip', 'green-reverse', 'yellow-draw2', "
+            f"'wild' or 'wild-draw4'"
+        ) from None
+
+
+@lru_cache(maxsize=1)
+def deck() -> tuple[Card, ...]:
+    """The 108-card deck: per colour one 0, two each of 1-9, Skip, Reverse, Draw Two; four Wild, four Wild Draw Four."""
+    cards: list[Card] = []
+    for color in COLORS:
+        cards.append(CARDS[f"{color}-0"])
+        for value in NUMBERS[1:] + ACTIONS:
+            cards.extend([CARDS[f"{color}-{value}"]] * 2)
+    for value in WILDS:
+        cards.extend([CARDS[value]] * 4)
+    return tuple(cards)
+
+
+def hand_points(cards: list[Card] | tuple[Card, ...]) -> int:
+    """The points a hand is worth under the common scoring values."""
+    return sum(c.points for c in cards)

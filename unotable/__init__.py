@@ -1,0 +1,1 @@
+"""The `unotable` command line: one entry point that wires each area's subcommands."""
