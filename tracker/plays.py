@@ -1,0 +1,252 @@
+"""Laying cards: who may, what fits, and what the cards do (matching, stacking, jump-ins, pairs, 7-0)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import Card
+from .events import Play
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+
+def fits(card: Card, top: Card | None, color: str | None) -> bool:
+    """CH-MATCH / FA-TURN / MA-MATCH / OL-MATCH: same colour, same number or symbol, or a black card."""
+    if card.is_wild or top is None or color is None:
+        return True
+    return card.color == color or (not top.is_wild and card.value == top.value)
+
+
+def jump_in_allowed(jump_in: str, top: Card) -> bool:
+    if jump_in == "identical_numbers":
+        return top.is_number
+    if jump_in == "identical_non_wild":
+        return not top.is_wild
+    return False
+
+
+def _multi_ok(g: Game, cards: tuple[Card, ...]) -> tuple[bool, str | None]:
+    r = g.state.ruleset
+    k = len(cards)
+    if r.multi_play == "none" or k > r.multi_max:
+        return False, None
+    first = cards[0]
+    if r.multi_play == "same_color_actions":
+        return all(c.is_action and c.color == first.color for c in cards), None
+    # identical: self-interception (OL-INTERCEPT), never 0 or 7 under 7-0 (OL-70-ONE), never black cards
+    if r.seven_zero and first.value in ("0", "7"):
+        return False, "seven_zero"
+    return all(c is first for c in cards) and not first.is_wild, None
+
+
+def _stack_ok(g: Game, cards: tuple[Card, ...]) -> bool:
+    s = g.state
+    r = s.ruleset
+    if s.pending_kind == "draw2":
+        return r.d2_chain and all(c.value == "draw2" for c in cards)
+    if s.pending_kind == "wild-draw4":
+        return r.w4_on_w4 != "forbid" and all(c.value == "wild-draw4" for c in cards)
+    return False
+
+
+def _describe(cards: tuple[Card, ...]) -> str:
+    return " + ".join(c.code for c in cards)
+
+
+def check_play(g: Game, ev: Play, seat: int, is_turn: bool) -> None:
+    """Raise at most one flag about how the cards were laid (see the engine's module docstring for the order)."""
+    s = g.state
+    r = s.ruleset
+    cards = ev.cards
+    top = s.top
+    who = s.name(seat)
+    laid = _describe(cards)
+    if not is_turn:
+        identical = top is not None and all(c is top for c in cards)
+        if identical and jump_in_allowed(r.jump_in, top):  # type: ignore[arg-type]
+            if len(cards) > 1 and not _multi_ok(g, cards)[0]:
+                g.flag("too_many_cards", seat, ev, f"{who} jumped in with {laid}: more cards than the rules allow.")
+            return
+        same_value = top is not None and not top.is_wild and all(c.value == top.value for c in cards)
+        if identical or (r.jump_in != "none" and same_value):
+            why = "jumping in is not allowed" if r.jump_in == "none" or identical else "the card is not identical"
+            if identical and r.jump_in != "none":
+                why = f"no jump-in on {top.code}"  # type: ignore[union-attr]
+            g.flag("illegal_jump_in", seat, ev, f"{who} jumped in with {laid} on {top.code}: {why}.")  # type: ignore[union-attr]
+        else:
+            g.flag("out_of_turn", seat, ev, f"{who} laid {laid} when it was {s.name(s.turn)}'s turn.")
+        return
+    if s.starter_bad:
+        g.flag("bad_starter", seat, ev,
+               f"{who} played on the starter {top.code if top else '?'}, which the rules send back to the deck.")
+        return
+    if s.pending:
+        if _stack_ok(g, cards):
+            return
+        if cards[0].is_draw:
+            detail = "w4" if "wild-draw4" in (cards[0].value, s.pending_kind) else None
+            g.flag("illegal_stack", seat, ev,
+                   f"{who} laid {laid} on a pending draw of {s.pending}: stacking that is not allowed here.",
+                   detail=detail)
+        else:
+            g.flag("wrong_draw", seat, ev, f"{who} laid {laid} instead of drawing the {s.pending} card(s) owed.",
+                   detail="pending")
+        return
+    if len(cards) > 1:
+        ok, detail = _multi_ok(g, cards)
+        if not ok:
+            g.flag("too_many_cards", seat, ev, f"{who} laid {laid} together, which the rules don't allow.",
+                   detail=detail)
+            return
+    if not fits(cards[0], top, s.color):
+        g.flag("illegal_card", seat, ev,
+               f"{who} laid {cards[0].code} on {top.code if top else '?'} with {s.color} in force: "
+               f"it matches neither colour nor number or symbol.")
+
+
+def apply_play(g: Game, ev: Play) -> None:
+    s = g.state
+    if not s.players:
+        g.warn(ev, "a play before match_start; ignored")
+        return
+    seat = ev.seat
+    inferred = False
+    if seat is None:
+        seat = s.turn
+        inferred = True
+        if seat is None:
+            g.warn(ev, "a play no seat can be found for (no turn yet); ignored")
+            return
+        assert ev.line is not None
+        s.inferred_lines.append(ev.line)
+    if seat >= s.n:
+        g.warn(ev, f"seat {seat} does not exist at a {s.n}-seat table; play ignored")
+        return
+    if s.phase == "hand_over":
+        g.warn(ev, f"{s.name(seat)} played after the hand ended; ignored")
+        return
+    if s.phase != "playing" or s.turn is None:
+        g.warn(ev, f"{s.name(seat)} played before a starter card was turned")
+        if s.turn is None:
+            return
+    if seat != s.turn and s.turn_drawn and not s.pending and seat == g.next_seat(s.turn):
+        g.set_turn(seat, ev.t)  # the previous seat drew and kept the card without saying "pass"
+    is_turn = seat == s.turn
+    check_play(g, ev, seat, is_turn)
+    resolve(g, ev, seat, inferred)
+
+
+def resolve(g: Game, ev: Play, seat: int, inferred: bool) -> None:
+    """Move the cards and carry out what they do."""
+    s = g.state
+    r = s.ruleset
+    cards = ev.cards
+    k = len(cards)
+    before = s.counts[seat]
+    if before < k:
+        g.warn(ev, f"{s.name(seat)} laid {k} card(s) but the log accounts for only {before}")
+    s.counts[seat] = max(0, before - k)
+    s.discard += k
+    s.plays_this_hand += 1
+    s.starter_bad = False
+    prev_top, prev_color = s.top, s.color
+    last = cards[-1]
+    s.top = last
+    s.awaiting_color = None
+    if last.is_wild:
+        color = ev.color
+        if color is None and s.last_color_call is not None:
+            t, who, named = s.last_color_call
+            if (who is None or who == seat) and ev.t - t <= r.uno_call_lead_s:
+                color = named
+        s.color = color
+        if color is None:
+            deadline = ev.t + r.color_grace_s if r.uno_call_deadline == "release" else None
+            assert ev.line is not None
+            s.awaiting_color = (seat, ev.line, deadline, "w4" if last.value == "wild-draw4" else None)
+    else:
+        s.color = last.color
+    s.last_color_call = None
+    s.last_play = {"seat": seat, "cards": [c.code for c in cards], "line": ev.line, "inferred": inferred, "t": ev.t}
+    s.w4 = None
+    if s.counts[seat] == 1 and before > 1:
+        g.open_uno_watch(seat, ev)
+    elif s.counts[seat] != 1:
+        s.uno_called[seat] = False
+
+    skips = 0
+    for c in cards:
+        if c.value == "reverse":
+            if s.n == 2 and r.two_player_reverse_skips:
+                skips += 1
+            else:
+                s.direction = -s.direction
+        elif c.value == "skip":
+            skips += 1
+        elif c.value == "draw2":
+            if s.pending and s.pending_kind == "draw2" and r.d2_chain:
+                s.pending += 2
+            else:
+                s.pending = 2
+            s.pending_kind = "draw2"
+        elif c.value == "wild-draw4":
+            if s.pending and s.pending_kind == "wild-draw4" and r.w4_on_w4 == "sum":
+                s.pending += 4
+            else:
+                s.pending = 4
+            s.pending_kind = "wild-draw4"
+    if s.pending and not last.is_draw:  # a non-draw card laid on a pending draw (flagged): that draw is gone
+        s.pending, s.pending_kind = 0, None
+    nxt = g.next_seat(seat, 1 + skips)
+    if r.seven_zero and last.value in ("0", "7"):
+        exchange(g, ev, seat, last.value, ev.target)
+    if last.value == "wild-draw4":
+        from .state import W4Play
+
+        assert ev.line is not None
+        s.w4 = W4Play(seat, ev.line, ev.t, prev_top, prev_color, nxt)
+    winners = [i for i in range(s.n) if s.counts[i] == 0]
+    if winners:
+        end_hand(g, ev, winners[0])
+        if s.pending and r.last_card_draw_counts:
+            s.turn = nxt
+        else:
+            s.pending, s.pending_kind = 0, None
+        return
+    g.set_turn(nxt, ev.t)
+
+
+def exchange(g: Game, ev: Play, seat: int, value: str, target: int | None) -> None:
+    """OL-ZERO / OL-SEVEN: hands pass round or swap; penalty cards received this turn stay (OL-70-PENALTY)."""
+    s = g.state
+    n = s.n
+    kept = list(s.fresh_penalty)
+    moving = [s.counts[i] - min(kept[i], s.counts[i]) for i in range(n)]
+    stays = [s.counts[i] - moving[i] for i in range(n)]
+    new = list(stays)
+    if value == "0":
+        for i in range(n):
+            new[(i + s.direction) % n] += moving[i]
+    else:
+        if target is None or target >= n or target == seat:
+            g.flag("no_target", seat, ev, f"{s.name(seat)} laid a 7 without naming whose hand to swap with.")
+            return
+        new = list(s.counts)
+        new[seat] = stays[seat] + moving[target]
+        new[target] = stays[target] + moving[seat]
+    changed = [i for i in range(n) if new[i] != s.counts[i] or value == "0"]
+    s.counts = new
+    for i in changed:
+        s.uno_called[i] = False
+        if new[i] == 1 and i != seat:
+            g.open_uno_watch(i, ev, detail="receive")
+
+
+def end_hand(g: Game, ev: Play, winner: int) -> None:
+    s = g.state
+    s.phase = "hand_over"
+    s.hand_winner = winner
+    s.watches = []
+    s.awaiting_color = None
+    s.reveals = {}

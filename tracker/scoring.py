@@ -1,0 +1,46 @@
+"""Scoring a hand from the revealed hands, and the match to its target (CH-GAME, FA-WIN, MA-SCORE, OL-GOAL)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import hand_points
+from .events import Event
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+
+def score_hand(g: Game, ev: Event, *, final: bool) -> None:
+    """Score the hand once every losing seat has revealed (or, with `final`, with what was revealed)."""
+    s = g.state
+    if s.hand_scored or s.hand_winner is None:
+        if final and not s.hand_scored:
+            g.warn(ev, f"hand {s.hand} ended with nobody out; not scored")
+            s.hand_scored = True
+        return
+    winner = s.hand_winner
+    losers = [i for i in range(s.n) if i != winner]
+    missing = [i for i in losers if i not in s.reveals]
+    if missing and not final:
+        return
+    if missing:
+        g.warn(ev, f"hand {s.hand} scored without reveals from seats {missing}")
+    points = [0] * s.n
+    if s.ruleset.scoring == "lowest_wins":  # OL-GOAL: each keeps the points in their own hand; going out scores 0
+        for i in losers:
+            points[i] = hand_points(s.reveals.get(i, ()))
+    else:  # the winner takes the others' hands
+        points[winner] = sum(hand_points(s.reveals.get(i, ())) for i in losers)
+    s.hand_scores.append(points)
+    s.totals = [a + b for a, b in zip(s.totals, points, strict=True)]
+    s.hand_scored = True
+    target = s.target
+    if max(s.totals) >= target:
+        if s.ruleset.scoring == "lowest_wins":
+            low = min(s.totals)
+            best = [i for i, v in enumerate(s.totals) if v == low]
+            s.match_winner = best[0] if len(best) == 1 else None
+        else:
+            s.match_winner = max(range(s.n), key=lambda i: s.totals[i])
+        s.phase = "match_over"

@@ -1,0 +1,134 @@
+"""The game state a log folds into.
+
+The state is a plain mutable record for speed (the engine applies ~10^5 events a second); `Game.evolve` offers the
+pure `evolve(state, event) -> state` by copying first. `to_dict` is the public, JSON-able view (EVENTS.md `--json`).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card
+from .flags import Flag
+from .ruleset import Ruleset
+
+
+@dataclass(slots=True)
+class UnoWatch:
+    """An open UNO window: `seat` came down to one card at `t` (log line `line`) and hasn't called yet."""
+
+    seat: int
+    t: float
+    line: int
+    deadline: float | None  # close by time (calls must come while laying the card), or None: at the next turn
+    detail: str | None = None  # "receive": the single card came by a 0/7 exchange (OL-70-UNO)
+
+
+@dataclass(slots=True)
+class W4Play:
+    """The last Wild Draw Four, kept so that a challenge can be judged against what was in force before it."""
+
+    seat: int
+    line: int
+    t: float
+    prev_top: Card | None
+    prev_color: str | None
+    target: int
+    challenger: int | None = None
+    challenge_line: int | None = None
+
+
+@dataclass(slots=True)
+class GameState:
+    ruleset: Ruleset
+    players: list[str] = field(default_factory=list)
+    target: int = 500
+    hand: int = 0
+    dealer: int | None = None
+    phase: str = "waiting"
+    turn: int | None = None
+    direction: int = 1
+    top: Card | None = None
+    color: str | None = None
+    pending: int = 0
+    pending_kind: str | None = None
+    counts: list[int] = field(default_factory=list)
+    owed: list[int] = field(default_factory=list)
+    draw_pile: int = 0
+    discard: int = 0
+    turn_drawn: bool = False
+    turn_id: int = 0
+    turn_started: float | None = None
+    timer_fired: bool = False
+    timeouts: list[int] = field(default_factory=list)
+    penalty_turn: list[int] = field(default_factory=list)  # turn_id of each seat's last penalty
+    fresh_penalty: list[int] = field(default_factory=list)  # penalty cards received this turn (OL-70-PENALTY)
+    uno_called: list[bool] = field(default_factory=list)
+    last_uno_call: list[float] = field(default_factory=list)
+    watches: list[UnoWatch] = field(default_factory=list)
+    awaiting_color: tuple[int, int, float | None, str | None] | None = None  # seat, line, deadline, detail
+    last_color_call: tuple[float, int | None, str] | None = None
+    w4: W4Play | None = None
+    skip_next: list[bool] = field(default_factory=list)
+    starter_bad: bool = False
+    plays_this_hand: int = 0
+    hand_winner: int | None = None
+    reveals: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    hand_scored: bool = True
+    hand_scores: list[list[int]] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    match_winner: int | None = None
+    flags: list[Flag] = field(default_factory=list)
+    flag_index: dict[str, Flag] = field(default_factory=dict)
+    inferred_lines: list[int] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    last_play: dict[str, Any] | None = None
+    last_t: float = 0.0
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def copy(self) -> GameState:
+        """A deep copy, so that `evolve` can stay pure while `apply` mutates in place."""
+        return copy.deepcopy(self)
+
+    def name(self, seat: int | None) -> str:
+        if seat is None:
+            return "an unknown seat"
+        if 0 <= seat < len(self.players):
+            return f"{self.players[seat]} (seat {seat})"
+        return f"seat {seat}"
+
+    def to_dict(self) -> dict[str, Any]:
+        timer = self.ruleset.turn_timer_s
+        return {
+            "ruleset": self.ruleset.name,
+            "players": list(self.players),
+            "target": self.target,
+            "hand": self.hand,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "turn": self.turn,
+            "direction": self.direction,
+            "top_card": self.top.code if self.top is not None else None,
+            "color": self.color,
+            "pending_draw": self.pending,
+            "counts": list(self.counts),
+            "owed": list(self.owed),
+            "draw_pile": self.draw_pile,
+            "discard_pile": self.discard,
+            "uno": list(self.uno_called),
+            "uno_open": [w.seat for w in self.watches],
+            "turn_started": self.turn_started,
+            "turn_deadline": (self.turn_started + timer) if timer and self.turn_started is not None
+            and self.phase == "playing" else None,
+            "last_event_t": self.last_t,
+            "last_play": self.last_play,
+            "inferred_lines": list(self.inferred_lines),
+            "warnings": list(self.warnings),
+            "winner": self.match_winner,
+            "hand_winner": self.hand_winner,
+        }
