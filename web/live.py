@@ -1,0 +1,291 @@
+"""Each table's game kept warm in memory, in step with its stored log.
+
+Posting an event must not replay the whole match: for plain appends the table's `tracker.engine.Game` takes the new
+events with `apply` (fast), and only a referee's `correction` (which rewrites an earlier line) costs a full
+`replay` of the stored log. Every change is committed to the store *before* it is published or acknowledged, and
+published while the table's lock is held, so that subscribers see a table's updates in log order.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from tracker.engine import Game, apply_corrections, replay
+from tracker.log import LogError, event_to_dict, parse_event
+
+from .hub import Hub, Message
+from .store import Store, TableInfo
+
+REFEREE_TYPES = ("ruling", "correction")
+RECENT_EVENTS = 60  # events a snapshot carries for the scrolling log
+
+
+class PostError(ValueError):
+    """A post the table refuses; `status` is the HTTP status, the message names the problem."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class TableLive:
+    info: TableInfo
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    events: list[Any] = field(default_factory=list)  # parsed tracker events, in log order
+    bodies: list[dict[str, Any]] = field(default_factory=list)  # their EVENTS.md dicts, "line" added
+    game: Any = None  # tracker.engine.Game holding every event so far (corrections applied)
+    state: dict[str, Any] = field(default_factory=dict)
+    scores: dict[str, Any] = field(default_factory=dict)
+    flags: list[dict[str, Any]] = field(default_factory=list)
+    last_received: float = 0.0
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    @property
+    def last_t(self) -> float:
+        return float(self.events[-1].t) if self.events else 0.0
+
+
+def _result_dicts(result: Any) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    return result.state.to_dict(), dict(result.scores), [f.to_dict() for f in result.flags]
+
+
+def public_event(body: dict[str, Any]) -> dict[str, Any]:
+    """An event as an overlay may see it: a revealed hand becomes a count, never the cards."""
+    if body.get("type") == "reveal":
+        out = dict(body)
+        out["cards"] = len(body.get("cards") or [])
+        return out
+    if body.get("type") == "correction" and isinstance(body.get("event"), dict):
+        out = dict(body)
+        out["event"] = public_event(body["event"])
+        return out
+    return body
+
+
+def sse_frame(kind: str, seq: int, payload: dict[str, Any]) -> bytes:
+    data = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return f"id: {seq}\nevent: {kind}\ndata: {data}\n\n".encode()
+
+
+class LiveTables:
+    """The warm games of every table, the only writer of events."""
+
+    def __init__(self, store: Store, hub: Hub) -> None:
+        self.store = store
+        self.hub = hub
+        self._lock = threading.Lock()
+        self._tables: dict[str, TableLive] = {}
+
+    # -- loading ------------------------------------------------------------------------------------------
+    def get(self, name: str) -> TableLive | None:
+        with self._lock:
+            tl = self._tables.get(name)
+            if tl is not None:
+                return tl
+        info = self.store.table(name)
+        if info is None:
+            return None
+        tl = TableLive(info=info)
+        with tl.lock:
+            self._load(tl)
+        with self._lock:
+            return self._tables.setdefault(name, tl)
+
+    def refresh_info(self, name: str) -> None:
+        """Re-read a table's settings (broadcast delay) after they changed."""
+        info = self.store.table(name)
+        with self._lock:
+            tl = self._tables.get(name)
+        if tl is not None and info is not None:
+            tl.info = info
+
+    def _load(self, tl: TableLive) -> None:
+        stored = self.store.events(tl.info.id)
+        tl.events = [parse_event(s.body, s.seq) for s in stored]
+        tl.bodies = [dict(s.body, line=s.seq) for s in stored]
+        tl.last_received = stored[-1].received_at if stored else 0.0
+        self._rebuild(tl)
+
+    def _rebuild(self, tl: TableLive, events: list[Any] | None = None) -> Any:
+        """Full replay: a fresh Game folds the log as corrected (what `tracker.engine.replay` does), and stays warm
+        for the plain appends that follow, since a later event can't change how an earlier line was corrected."""
+        game = Game(ruleset=tl.info.ruleset)
+        for ev in apply_corrections(tl.events if events is None else events):
+            game.apply(ev)
+        tl.game = game
+        result = game.result()
+        if events is None:
+            tl.state, tl.scores, tl.flags = _result_dicts(result)
+        return result
+
+    # -- reading ------------------------------------------------------------------------------------------
+    def snapshot(self, tl: TableLive, public: bool = False) -> dict[str, Any]:
+        with tl.lock:
+            recent = tl.bodies[-RECENT_EVENTS:]
+            return {
+                "table": tl.info.name, "seq": tl.seq, "state": tl.state, "scores": tl.scores, "flags": tl.flags,
+                "events": [public_event(b) for b in recent] if public else list(recent),
+                "received_at": tl.last_received, "server_time": time.time(),
+            }
+
+    def delayed_snapshot(self, tl: TableLive, before: float, public: bool = True) -> dict[str, Any]:
+        """The table as it stood at wall time `before` (for a broadcast delay): a replay of what was stored by then."""
+        stored = self.store.events(tl.info.id, received_before=before)
+        events = [parse_event(s.body, s.seq) for s in stored]
+        result = replay(events, tl.info.ruleset)
+        state, scores, flags = _result_dicts(result)
+        recent = [dict(s.body, line=s.seq) for s in stored[-RECENT_EVENTS:]]
+        return {
+            "table": tl.info.name, "seq": len(stored), "state": state, "scores": scores, "flags": flags,
+            "events": [public_event(b) for b in recent] if public else recent,
+            "received_at": stored[-1].received_at if stored else 0.0, "server_time": time.time(),
+        }
+
+    # -- writing ------------------------------------------------------------------------------------------
+    def post(self, name: str, objs: Sequence[Any], *, referee: str | None = None) -> list[int]:
+        """Validate, store, fold in and publish events from a rig (referee=None) or a referee; returns their lines.
+
+        All or nothing: a bad event anywhere in the list leaves the log as it was."""
+        tl = self.get(name)
+        if tl is None:
+            raise PostError(f"no table named {name!r}", 404)
+        if not objs:
+            raise PostError("no events: post one event object or a non-empty list of them")
+        with tl.lock:
+            many = len(objs) > 1
+            parsed = []
+            last_t = tl.last_t
+            for i, obj in enumerate(objs):
+                where = f"event {i + 1} of {len(objs)}" if many else "event"
+                line = tl.seq + i + 1
+                try:
+                    ev = parse_event(obj, line)
+                except LogError as exc:
+                    raise PostError(f"{where}: {exc.reason}") from None
+                if ev.type in REFEREE_TYPES and referee is None:
+                    raise PostError(f"{where}: a table rig can't post {ev.type!r} events; only a referee can", 403)
+                if ev.t < last_t:
+                    raise PostError(
+                        f"{where}: out of order: t={ev.t:g} is earlier than the table's last event (t={last_t:g}); "
+                        "events must never go back in time"
+                    )
+                if ev.type == "correction":
+                    self._check_correction(tl, ev, where)
+                last_t = ev.t
+                parsed.append(ev)
+            return self._commit(tl, parsed, ruling=None)
+
+    def _check_correction(self, tl: TableLive, ev: Any, where: str) -> None:
+        target = ev.target_line
+        if target > tl.seq:
+            raise PostError(f"{where}: line {target} doesn't exist yet (the log has {tl.seq} lines)")
+        if tl.events[target - 1].type in REFEREE_TYPES:
+            raise PostError(f"{where}: line {target} is a referee's decision; rule again instead of correcting it")
+
+    def _commit(self, tl: TableLive, parsed: list[Any], ruling: dict[str, Any] | None) -> list[int]:
+        first = tl.seq + 1
+        bodies = [event_to_dict(ev) for ev in parsed]
+        old_flags = tl.flags
+        try:
+            if any(ev.type == "correction" for ev in parsed):
+                result = self._rebuild(tl, tl.events + parsed)
+            else:
+                for ev in parsed:
+                    tl.game.apply(ev)
+                result = tl.game.result()
+            state, scores, flags = _result_dicts(result)
+            received = self.store.append_events(
+                tl.info.id, first, bodies, flags=flags if flags != old_flags else None, ruling=ruling
+            )
+        except Exception:
+            self._load(tl)  # the game may have taken events the store refused: start again from the store
+            raise
+        tl.events.extend(parsed)
+        tl.bodies.extend(dict(b, line=first + i) for i, b in enumerate(bodies))
+        tl.state, tl.scores, tl.flags = state, scores, flags
+        tl.last_received = received
+        self._publish(tl, tl.bodies[-len(parsed):], received)
+        return list(range(first, first + len(parsed)))
+
+    def _publish(self, tl: TableLive, new: list[dict[str, Any]], received: float) -> None:
+        payload = {
+            "table": tl.info.name, "seq": tl.seq, "events": new, "state": tl.state, "scores": tl.scores,
+            "flags": tl.flags, "received_at": received,
+        }
+        frame = sse_frame("update", tl.seq, payload)
+        if any(b.get("type") in ("reveal", "correction") for b in new):
+            public = sse_frame("update", tl.seq, dict(payload, events=[public_event(b) for b in new]))
+        else:
+            public = frame
+        self.hub.publish(tl.info.name, Message(tl.seq, received, frame, public))
+
+    # -- referee decisions --------------------------------------------------------------------------------
+    def rule(self, name: str, flag_id: str, decision: str, username: str, note: str | None = None) -> int:
+        """Append a `ruling` on a flag; returns its log line."""
+        if decision not in ("upheld", "dismissed"):
+            raise PostError(f"bad decision {decision!r}: expected 'upheld' or 'dismissed'")
+        tl = self.get(name)
+        if tl is None:
+            raise PostError(f"no table named {name!r}", 404)
+        with tl.lock:
+            flag = next((f for f in tl.flags if str(f["id"]) == flag_id), None)
+            if flag is None:
+                raise PostError(f"table {name!r} has no flag {flag_id!r} (was its event corrected away?)", 404)
+            obj: dict[str, Any] = {
+                "t": tl.last_t, "type": "ruling", "source": "referee", "flag": flag_id, "decision": decision,
+                "by": username, "at": _iso_now(),
+            }
+            if note:
+                obj["note"] = note
+            ev = self._parse_referee(tl, obj)
+            audit = {
+                "kind": "ruling", "flag_id": flag_id, "decision": decision, "line": flag.get("line"), "note": note,
+                "detail": json.dumps({"flag": flag}), "username": username, "event_seq": tl.seq + 1,
+            }
+            return self._commit(tl, [ev], ruling=audit)[0]
+
+    def correct(
+        self, name: str, line: int, new_event: dict[str, Any] | None, username: str, note: str | None = None
+    ) -> int:
+        """Append a `correction` of log line `line` (None strikes it); the table is replayed at once."""
+        tl = self.get(name)
+        if tl is None:
+            raise PostError(f"no table named {name!r}", 404)
+        with tl.lock:
+            if not 1 <= line <= tl.seq:
+                raise PostError(f"line {line} doesn't exist: table {name!r} has lines 1-{tl.seq}")
+            obj: dict[str, Any] = {
+                "t": tl.last_t, "type": "correction", "source": "referee", "line": line, "event": new_event,
+                "by": username, "at": _iso_now(),
+            }
+            if note:
+                obj["note"] = note
+            ev = self._parse_referee(tl, obj)
+            self._check_correction(tl, ev, "correction")
+            audit = {
+                "kind": "correction", "flag_id": None, "decision": "struck" if new_event is None else "corrected",
+                "line": line, "note": note,
+                "detail": json.dumps({"was": tl.bodies[line - 1], "now": new_event}),
+                "username": username, "event_seq": tl.seq + 1,
+            }
+            return self._commit(tl, [ev], ruling=audit)[0]
+
+    def _parse_referee(self, tl: TableLive, obj: dict[str, Any]) -> Any:
+        try:
+            return parse_event(obj, tl.seq + 1)
+        except LogError as exc:
+            raise PostError(exc.reason) from None
+
+
+def _iso_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,0 +1,230 @@
+"""Referee review: the queue of open flags with the rule, the engine's reason and the evidence, and the decisions.
+
+Every decision is appended to the table's log as a `ruling` or `correction` event (source "referee", with `by` and
+`at`), so that the state and the scores replay at once and a replay of the exported log gives the same answer; the
+same decision is written to the `rulings` table, the audit trail a referee can export as CSV or JSON.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+
+from tracker.clauses import clause_text
+
+from .auth import current_user, referee_required
+from .camera import BOUNDARY, mjpeg_part
+from .live import PostError
+from .store import StoreError
+
+bp = Blueprint("referee", __name__, url_prefix="/referee")
+
+AUDIT_FIELDS = ("id", "table", "kind", "flag_id", "decision", "line", "note", "username", "at_iso", "event_seq", "detail")
+
+
+def _svc() -> Any:
+    return current_app.extensions["unotable"]
+
+
+def _evidence_for(table_id: int, t: float) -> dict[str, list[dict[str, Any]]]:
+    """Frames just before and after `t`, and the clips and audio that cover the window around it."""
+    window = float(current_app.config["EVIDENCE_WINDOW_S"])
+    items = _svc().store.evidence(table_id, t - window - 30.0, t + window)
+    frames = [e for e in items if e["kind"] == "frame" and abs(e["t"] - t) <= window]
+    before = [e for e in frames if e["t"] <= t][-3:]
+    after = [e for e in frames if e["t"] > t][:3]
+
+    def covers(e: dict[str, Any]) -> bool:
+        end = e["t"] + (e["duration"] or 0.0)
+        return end >= t - window and e["t"] <= t + window
+
+    clips = [e for e in items if e["kind"] == "clip" and covers(e)]
+    audio = [e for e in items if e["kind"] == "audio" and covers(e)]
+    return {"before": before, "after": after, "clips": clips, "audio": audio}
+
+
+@bp.get("")
+@bp.get("/")
+@referee_required
+def queue() -> Any:
+    svc = _svc()
+    only = request.args.get("table") or None
+    tables = {info.name: info for info in svc.store.tables()}
+    for name in tables:
+        svc.live.get(name)  # load (and so persist the flags of) every table once
+    if only is not None and only not in tables:
+        abort(404, description=f"no table named {only!r}")
+    table_id = tables[only].id if only else None
+    cards = []
+    for flag in svc.store.flags(table_id, status="open"):
+        tl = svc.live.get(flag["table"])
+        players = tl.state.get("players", []) if tl else []
+        seat = flag.get("seat")
+        line = flag.get("line")
+        event = tl.bodies[line - 1] if tl and line and 0 < line <= len(tl.bodies) else None
+        cards.append({
+            **flag,
+            "player": players[seat] if isinstance(seat, int) and seat < len(players) else None,
+            "clause": clause_text(flag["rule"]) if flag.get("rule") else "",
+            "event": event,
+            "event_json": json.dumps({k: v for k, v in (event or {}).items() if k != "line"}, ensure_ascii=False),
+            "evidence": _evidence_for(tables[flag["table"]].id, flag["t"]),
+        })
+    decided = list(reversed(svc.store.rulings(table_id)))[:20]
+    return render_template("referee.html", flags=cards, decided=decided, tables=list(tables.values()), only=only)
+
+
+@bp.post("/rule")
+@referee_required
+def rule() -> Any:
+    user = current_user()
+    assert user is not None
+    table, flag_id, decision = request.form.get("table", ""), request.form.get("flag", ""), request.form.get("decision", "")
+    note = request.form.get("note", "").strip() or None
+    try:
+        line = _svc().live.rule(table, flag_id, decision, user["username"], note)
+    except PostError as exc:
+        abort(exc.status, description=str(exc))
+    flash(f"Flag {flag_id} on {table} {decision} (log line {line}).", "ok")
+    return redirect(request.form.get("back") or url_for("referee.queue"))
+
+
+@bp.post("/correct")
+@referee_required
+def correct() -> Any:
+    user = current_user()
+    assert user is not None
+    table = request.form.get("table", "")
+    try:
+        line = int(request.form.get("line", ""))
+    except ValueError:
+        abort(400, description=f"bad line {request.form.get('line')!r}: expected a log line number")
+    note = request.form.get("note", "").strip() or None
+    new_event: dict[str, Any] | None = None
+    if request.form.get("strike") != "on":
+        raw = request.form.get("event", "")
+        try:
+            new_event = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            abort(400, description=f"the corrected event is not valid JSON ({exc.msg} at column {exc.colno})")
+        if not isinstance(new_event, dict):
+            abort(400, description="the corrected event must be a JSON object (or tick 'strike')")
+    try:
+        at = _svc().live.correct(table, line, new_event, user["username"], note)
+    except PostError as exc:
+        abort(exc.status, description=str(exc))
+    flash(f"Line {line} on {table} {'struck' if new_event is None else 'corrected'} (log line {at}).", "ok")
+    return redirect(request.form.get("back") or url_for("referee.queue"))
+
+
+@bp.post("/tables/<table>/delay")
+@referee_required
+def set_delay(table: str) -> Any:
+    svc = _svc()
+    info = svc.store.table(table)
+    if info is None:
+        abort(404, description=f"no table named {table!r}")
+    try:
+        svc.store.set_broadcast_delay(info.id, float(request.form.get("delay", "")))
+    except (ValueError, StoreError) as exc:
+        abort(400, description=f"bad delay: {exc}")
+    svc.live.refresh_info(table)
+    flash(f"Broadcast delay of {table} set to {float(request.form['delay']):g} s.", "ok")
+    return redirect(url_for("referee.queue"))
+
+
+def _audit_rows() -> list[dict[str, Any]]:
+    only = request.args.get("table")
+    svc = _svc()
+    table_id = None
+    if only:
+        info = svc.store.table(only)
+        if info is None:
+            abort(404, description=f"no table named {only!r}")
+        table_id = info.id
+    rows = svc.store.rulings(table_id)
+    for r in rows:
+        r["at_iso"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(r["at"]))
+    return rows
+
+
+@bp.get("/audit.json")
+@referee_required
+def audit_json() -> Any:
+    rows = _audit_rows()
+    for r in rows:
+        r["detail"] = json.loads(r["detail"]) if r["detail"] else None
+    return jsonify({"rulings": [{k: r.get(k) for k in AUDIT_FIELDS} for r in rows]})
+
+
+@bp.get("/audit.csv")
+@referee_required
+def audit_csv() -> Any:
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=AUDIT_FIELDS, extrasaction="ignore")
+    writer.writeheader()
+    for r in _audit_rows():
+        writer.writerow(r)
+    return Response(buf.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": "attachment; filename=unotable-audit.csv"})
+
+
+@bp.get("/evidence/<int:evidence_id>")
+@referee_required
+def evidence(evidence_id: int) -> Any:
+    svc = _svc()
+    item = svc.store.evidence_item(evidence_id)
+    if item is None:
+        abort(404, description=f"no evidence {evidence_id}")
+    path = (svc.store.evidence_dir / item["path"]).resolve()
+    if svc.store.evidence_dir.resolve() not in path.parents or not path.is_file():
+        abort(404, description=f"evidence {evidence_id} is missing on disk")
+    return send_file(path, mimetype=item["mime"], conditional=True)
+
+
+@bp.get("/clip/<table>.mjpg")
+@referee_required
+def clip(table: str) -> Any:
+    """The archived camera frames around `t` played back at their own pace (MJPEG), when the rig sent no clip."""
+    svc = _svc()
+    info = svc.store.table(table)
+    if info is None:
+        abort(404, description=f"no table named {table!r}")
+    try:
+        t = float(request.args.get("t", ""))
+    except ValueError:
+        abort(400, description="bad t: expected seconds")
+    window = float(current_app.config["EVIDENCE_WINDOW_S"])
+    frames = svc.store.evidence(info.id, t - window, t + window, kinds=["frame"])
+    paths = [(e["t"], svc.store.evidence_dir / e["path"]) for e in frames]
+
+    def gen() -> Iterator[bytes]:
+        prev = None
+        for ft, path in paths:
+            if prev is not None:
+                time.sleep(min(1.0, max(0.0, ft - prev)))
+            prev = ft
+            try:
+                yield mjpeg_part(path.read_bytes())
+            except OSError:
+                continue
+
+    return Response(gen(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}", direct_passthrough=True)

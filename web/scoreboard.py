@@ -1,0 +1,54 @@
+"""The scoreboard: points hand by hand, totals, the target and the winner, as a page and as CSV.
+
+Scores are the engine's (`Replay.scores`), so the Olympic ruleset's lowest-wins and every ruling are already in
+them; the page follows the table's event stream and redraws on every update.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, render_template
+
+bp = Blueprint("scoreboard", __name__, url_prefix="/scoreboard")
+
+
+def _table(table: str) -> Any:
+    tl = current_app.extensions["unotable"].live.get(table)
+    if tl is None:
+        abort(404, description=f"no table named {table!r}")
+    return tl
+
+
+@bp.get("/<table>")
+def page(table: str) -> Any:
+    _table(table)
+    return render_template("scoreboard.html", table=table)
+
+
+def score_rows(players: list[str], scores: dict[str, Any]) -> list[list[Any]]:
+    """The CSV body: a header, one row a hand, the totals, the target and the winner."""
+    n = max(len(players), len(scores.get("totals") or []))
+    names = [players[i] if i < len(players) else f"seat {i}" for i in range(n)]
+    rows: list[list[Any]] = [["hand", *names]]
+    for i, hand in enumerate(scores.get("hands") or [], start=1):
+        rows.append([i, *list(hand) + [""] * (n - len(hand))])
+    rows.append(["total", *(scores.get("totals") or [0] * n)])
+    rows.append(["target", scores.get("target", "")])
+    rows.append(["lowest wins", "yes" if scores.get("lowest_wins") else "no"])
+    winner = scores.get("winner")
+    rows.append(["winner", names[winner] if isinstance(winner, int) and winner < n else ""])
+    return rows
+
+
+@bp.get("/<table>.csv")
+def csv_export(table: str) -> Any:
+    tl = _table(table)
+    with tl.lock:
+        rows = score_rows(list(tl.state.get("players", [])), tl.scores)
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows)
+    return Response(buf.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename={table}-scores.csv"})
