@@ -29,10 +29,10 @@ def judge_challenge(g: Game, ev: Reveal, w4: W4Play) -> None:
     r = s.ruleset
     seat, challenger = w4.seat, w4.challenger
     assert challenger is not None and w4.challenge_line is not None
-    if len(ev.cards) != s.counts[seat]:
+    held = s.counts[seat] - s.owed[seat]
+    if len(ev.cards) != held:
         g.flag("count_mismatch", seat, ev,
-               f"{s.name(seat)} showed {len(ev.cards)} cards for the challenge, but the log accounts for "
-               f"{s.counts[seat]}.")
+               f"{s.name(seat)} showed {len(ev.cards)} cards for the challenge, but the log accounts for {held}.")
     legal, why = was_legal(r.w4_restriction, ev.cards, w4.prev_top, w4.prev_color)
     s.pending, s.pending_kind = 0, None
     s.w4 = None

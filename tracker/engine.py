@@ -151,7 +151,6 @@ class Game:
         s = self.state
         s.counts[seat] += cards
         s.owed[seat] += cards
-        s.fresh_penalty[seat] += cards
         s.penalty_turn[seat] = s.turn_id
         s.uno_called[seat] = False
         s.watches = [w for w in s.watches if w.seat != seat]
@@ -177,12 +176,8 @@ class Game:
             if len(owing) == 1:
                 return owing[0]
             return s.turn
-        if isinstance(event, Uno):
-            if s.watches:
-                return s.watches[-1].seat
-            if s.turn is not None and s.counts[s.turn] <= 2:
-                return s.turn
-            return None
+        if isinstance(event, Uno):  # an unattributed call answers the open window, or the next one (lead)
+            return s.watches[-1].seat if s.watches else None
         if isinstance(event, ColorCall):
             return s.awaiting_color[0] if s.awaiting_color else s.turn
         return s.turn
@@ -198,8 +193,8 @@ class Game:
             keep: list[UnoWatch] = []
             for w in s.watches:
                 by_time = w.deadline is not None and event.t > w.deadline
-                by_turn = w.deadline is None and turn_start
-                if (by_time or by_turn) and s.counts[w.seat] == 1 and not s.uno_called[w.seat]:
+                by_turn = turn_start and (w.deadline is None or seat != w.seat)
+                if (by_time or by_turn) and not s.uno_called[w.seat]:
                     when = w.deadline if by_time and w.deadline is not None else event.t
                     what = ("received a single card in a 0/7 exchange" if w.detail == "receive"
                             else "came down to one card")
@@ -210,17 +205,18 @@ class Game:
             s.watches = keep
         if s.awaiting_color is not None:
             who, line, deadline, detail = s.awaiting_color
-            if (deadline is not None and event.t > deadline) or (deadline is None and turn_start and seat != who):
+            by_time = deadline is not None and event.t > deadline
+            if by_time or (turn_start and (deadline is None or seat != who)):
                 s.awaiting_color = None
                 if s.color is None and s.ruleset.color_must_announce:
                     self.flag("no_color", who, event, f"{s.name(who)} laid a black card without naming a colour.",
-                              t=deadline if deadline is not None else event.t, line=line, detail=detail)
+                              t=deadline if by_time and deadline is not None else event.t, line=line, detail=detail)
 
     def open_uno_watch(self, seat: int, event: Event, detail: str | None = None) -> None:
         s = self.state
         r = s.ruleset
-        last = s.last_uno_call[seat]
-        if detail is None and last >= 0 and event.t - last <= r.uno_call_lead_s:
+        last = max(s.last_uno_call[seat], s.last_uno_anon)
+        if detail is None and event.t - last <= r.uno_call_lead_s:
             s.uno_called[seat] = True
             return
         s.uno_called[seat] = False
@@ -306,6 +302,7 @@ class Game:
         s.fresh_penalty = [0] * n
         s.uno_called = [False] * n
         s.last_uno_call = [-1e9] * n
+        s.last_uno_anon = -1e9
         s.skip_next = [False] * n
         s.watches = []
         s.awaiting_color = None
@@ -353,11 +350,13 @@ class Game:
         self.take_from_pile(ev.count)
         paid = min(s.owed[seat], ev.count)
         s.owed[seat] -= paid
+        s.fresh_penalty[seat] += paid  # penalty cards received this turn stay in a 0/7 exchange
         rest = ev.count - paid
         if rest == 0:
             return
         s.counts[seat] += rest
         s.uno_called[seat] = False
+        s.watches = [w for w in s.watches if w.seat != seat]
         assert s.turn is not None
         if seat != s.turn and s.turn_drawn and seat == self.next_seat(s.turn):
             self.set_turn(seat, ev.t)  # the previous seat drew and kept it without saying "pass"
@@ -410,17 +409,21 @@ class Game:
         if not s.players:
             return
         seat = self.resolve_seat(ev)
-        if seat is None or seat >= s.n:
+        if seat is None:
+            s.last_uno_anon = ev.t
+            return
+        if seat >= s.n:
             return
         for w in s.watches:
             if w.seat == seat:
                 s.watches = [x for x in s.watches if x is not w]
                 s.uno_called[seat] = True
                 return
-        if s.counts[seat] >= 3 and ev.seat is not None and s.phase == "playing" and s.ruleset.early_uno_penalty:
-            self.flag("early_uno", seat, ev, f"{s.name(seat)} called UNO holding {s.counts[seat]} cards.")
+        held = s.counts[seat] - s.owed[seat]
+        if held >= 3 and ev.seat is not None and s.phase == "playing" and s.ruleset.early_uno_penalty:
+            self.flag("early_uno", seat, ev, f"{s.name(seat)} called UNO holding {held} cards.")
             return
-        if s.counts[seat] == 1:
+        if held == 1:
             s.uno_called[seat] = True
         s.last_uno_call[seat] = ev.t
 
@@ -461,10 +464,10 @@ class Game:
         if s.phase == "hand_over":
             from .scoring import score_hand
 
-            if len(ev.cards) != s.counts[ev.seat]:
+            held = s.counts[ev.seat] - s.owed[ev.seat]
+            if len(ev.cards) != held:
                 self.flag("count_mismatch", ev.seat, ev,
-                          f"{s.name(ev.seat)} revealed {len(ev.cards)} cards, but the log accounts for "
-                          f"{s.counts[ev.seat]}.")
+                          f"{s.name(ev.seat)} revealed {len(ev.cards)} cards, but the log accounts for {held}.")
             s.reveals[ev.seat] = ev.cards
             score_hand(self, ev, final=False)
             return

@@ -170,9 +170,11 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool) -> None:
     s.last_color_call = None
     s.last_play = {"seat": seat, "cards": [c.code for c in cards], "line": ev.line, "inferred": inferred, "t": ev.t}
     s.w4 = None
-    if s.counts[seat] == 1 and before > 1:
+    owed = s.owed[seat]  # penalty cards not drawn yet are not in the hand
+    if s.counts[seat] - owed == 1 and before - owed > 1:
         g.open_uno_watch(seat, ev)
-    elif s.counts[seat] != 1:
+        s.last_uno_anon = -1e9
+    elif s.counts[seat] - owed != 1:
         s.uno_called[seat] = False
 
     skips = 0
@@ -221,7 +223,7 @@ def exchange(g: Game, ev: Play, seat: int, value: str, target: int | None) -> No
     """OL-ZERO / OL-SEVEN: hands pass round or swap; penalty cards received this turn stay (OL-70-PENALTY)."""
     s = g.state
     n = s.n
-    kept = list(s.fresh_penalty)
+    kept = [s.fresh_penalty[i] + s.owed[i] for i in range(n)]  # penalty cards (drawn this turn, or still owed)
     moving = [s.counts[i] - min(kept[i], s.counts[i]) for i in range(n)]
     stays = [s.counts[i] - moving[i] for i in range(n)]
     new = list(stays)
@@ -239,7 +241,7 @@ def exchange(g: Game, ev: Play, seat: int, value: str, target: int | None) -> No
     s.counts = new
     for i in changed:
         s.uno_called[i] = False
-        if new[i] == 1 and i != seat:
+        if new[i] - s.owed[i] == 1 and i != seat:
             g.open_uno_watch(i, ev, detail="receive")
 
 

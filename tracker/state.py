@@ -67,6 +67,7 @@ class GameState:
     fresh_penalty: list[int] = field(default_factory=list)  # penalty cards received this turn (OL-70-PENALTY)
     uno_called: list[bool] = field(default_factory=list)
     last_uno_call: list[float] = field(default_factory=list)
+    last_uno_anon: float = -1e9
     watches: list[UnoWatch] = field(default_factory=list)
     awaiting_color: tuple[int, int, float | None, str | None] | None = None  # seat, line, deadline, detail
     last_color_call: tuple[float, int | None, str] | None = None
