@@ -1,0 +1,204 @@
+"""The default speech engine: the project's own keyword spotter (ONNX, onnxruntime) run as a streaming detector.
+
+Why streaming this way: log-mel frames are computed once each (10 ms grid), and the 1.2 s model window slides by a
+short hop (80 ms), so the model answers soon after a word ends. Posteriors are smoothed over a few hops, an event
+fires when a keyword's smoothed posterior crosses the threshold, and that keyword is latched until its posterior
+falls again: one event per utterance. With per-seat microphones the detector listens to the mix and names the seat
+whose channel was loudest over the word.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from speech.audio import RATE, AudioChunk, SpeechInputError
+from speech.features import HOP, NMELS, WIN, WINDOW_FRAMES, int16_to_float, logmel
+from speech.vocab import CLASSES, COLORS
+
+MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "kws.onnx"
+
+
+class ModelMissingError(SpeechInputError):
+    """The keyword model file is absent or unreadable."""
+
+
+def load_session(path: Path | None = None) -> Any:
+    """An onnxruntime session on one thread (the table shares its CPU with the camera)."""
+    path = Path(path or MODEL_PATH)
+    if not path.exists():
+        raise ModelMissingError(f"keyword model {path} is missing; rebuild it with `unotable train-speech`")
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    try:
+        return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:
+        raise ModelMissingError(f"keyword model {path} could not be loaded: {exc}") from None
+
+
+def event_for(cls: str, t: float, confidence: float, seat: int | None) -> dict[str, Any]:
+    """An EVENTS.md event dict for a detected keyword class."""
+    ev: dict[str, Any] = {"t": round(t, 3), "type": "uno", "seat": seat, "source": "speech",
+                          "confidence": round(float(confidence), 3)}
+    if cls in COLORS:
+        ev["type"] = "color"
+        ev["color"] = cls
+    elif cls == "pass":
+        ev["type"] = "pass"
+    return ev
+
+
+def decide_step(sm: np.ndarray, latched: np.ndarray, threshold: float, release: float) -> tuple[int, float] | None:
+    """One hop of the firing rule, updating `latched` in place; returns (class index, confidence) or None.
+
+    A keyword fires when its smoothed posterior reaches `threshold` and it is not latched; it (and any keyword
+    then above `release`, the same utterance) stays latched until its posterior falls below `release`.
+    """
+    latched &= sm >= release
+    best, conf = 0, 0.0
+    for c in range(1, len(sm)):
+        if sm[c] >= threshold and not latched[c] and sm[c] > conf:
+            best, conf = c, float(sm[c])
+    if best == 0:
+        return None
+    latched[1:] |= sm[1:] >= release
+    latched[best] = True
+    return best, conf
+
+
+def replay_posteriors(times: np.ndarray, posts: np.ndarray, threshold: float, release: float = 0.3,
+                      smooth: int = 3) -> list[tuple[float, int, float]]:
+    """The firing rule over recorded raw posteriors: (time, class index, confidence) per event.
+
+    Lets the evaluation sweep thresholds (the DET curve) without running the network again.
+    """
+    latched = np.zeros(posts.shape[1], bool)
+    kernel = np.ones(smooth) / smooth
+    sm = np.stack([np.convolve(posts[:, c], kernel)[: len(posts)] for c in range(posts.shape[1])], axis=1)
+    for i in range(min(smooth - 1, len(sm))):  # the first hops average over fewer posteriors, as live
+        sm[i] = posts[: i + 1].mean(axis=0)
+    out = []
+    for i in range(len(sm)):
+        fired = decide_step(sm[i], latched, threshold, release)
+        if fired:
+            out.append((float(times[i]), fired[0], fired[1]))
+    return out
+
+
+class KeywordDetector:
+    """Feed `AudioChunk`s to `process`; it returns the events that became certain in them.
+
+    threshold: smoothed posterior needed to fire; release: a latched keyword re-arms below this;
+    hop_s: model stride; smooth: number of hops averaged; end_offset_s: how far before the firing moment the word
+    is taken to have ended (the event's `t`), measured on training voices.
+    """
+
+    def __init__(self, model_path: Path | None = None, threshold: float = 0.7, release: float = 0.3,
+                 hop_s: float = 0.08, smooth: int = 3, end_offset_s: float = 0.1, session: Any = None) -> None:
+        self.session = session or load_session(model_path)
+        self.threshold, self.release, self.smooth = threshold, release, smooth
+        self.hop_frames = max(1, int(round(hop_s * RATE / HOP)))
+        self.end_offset_s = end_offset_s
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget all audio (a new source)."""
+        self._pending = np.zeros(0, np.float32)  # samples not yet in a whole frame
+        self._frames: deque[np.ndarray] = deque(maxlen=WINDOW_FRAMES)
+        self._n_frames = 0  # frames computed since the start
+        self._t0: float | None = None
+        self._posts: deque[np.ndarray] = deque(maxlen=self.smooth)
+        self._latched = np.zeros(len(CLASSES), bool)
+        self._since_hop = 0
+        self._channel_energy: deque[np.ndarray] = deque(maxlen=WINDOW_FRAMES)  # per-frame, per-channel
+        self.inferences = 0
+        self.record: list[tuple[float, np.ndarray]] | None = None  # (time, raw posterior) when evaluating
+
+    def _frame_time_end(self) -> float:
+        """Table time at the end of the newest frame."""
+        return (self._t0 or 0.0) + ((self._n_frames - 1) * HOP + WIN) / RATE
+
+    def posteriors(self) -> np.ndarray:
+        """Run the model on the current window (WINDOW_FRAMES frames)."""
+        x = np.stack(self._frames)[None].astype(np.float32)
+        self.inferences += 1
+        return np.asarray(self.session.run(None, {"logmel": x})[0][0])
+
+    def process(self, chunk: AudioChunk) -> list[dict[str, Any]]:
+        if chunk.rate != RATE:
+            raise SpeechInputError(f"audio at {chunk.rate} Hz; the keyword spotter takes {RATE} Hz")
+        if self._t0 is None:
+            self._t0 = chunk.t
+        samples = chunk.samples if chunk.samples.ndim == 2 else chunk.samples[:, None]
+        mono = int16_to_float(samples.astype(np.float32).mean(axis=1))
+        per_ch = int16_to_float(samples)
+        start_pending = len(self._pending)
+        buf = np.concatenate([self._pending, mono])
+        n = 0 if len(buf) < WIN else 1 + (len(buf) - WIN) // HOP
+        events: list[dict[str, Any]] = []
+        if n == 0:
+            self._pending = buf
+            return events
+        feats = logmel(buf[: (n - 1) * HOP + WIN])
+        for i in range(n):
+            self._frames.append(feats[i])
+            a = i * HOP - start_pending  # this frame's hop of new samples, for the loudest-channel vote
+            seg = per_ch[max(0, a): max(0, a + HOP)]
+            self._channel_energy.append(np.mean(seg.astype(np.float64) ** 2, axis=0) if len(seg) else
+                                        np.zeros(samples.shape[1]))
+            self._n_frames += 1
+            self._since_hop += 1
+            if len(self._frames) == WINDOW_FRAMES and self._since_hop >= self.hop_frames:
+                self._since_hop = 0
+                ev = self._decide(self.posteriors())
+                if ev is not None:
+                    events.append(ev)
+        self._pending = buf[n * HOP:]
+        return events
+
+    def _decide(self, post: np.ndarray) -> dict[str, Any] | None:
+        self._posts.append(post)
+        if self.record is not None:
+            self.record.append((self._frame_time_end(), post))
+        sm = np.mean(self._posts, axis=0)
+        fired = decide_step(sm, self._latched, self.threshold, self.release)
+        if fired is None:
+            return None
+        c, conf = fired
+        return event_for(CLASSES[c], self._frame_time_end() - self.end_offset_s, conf, self._seat())
+
+    def _seat(self) -> int | None:
+        """With several channels: the one loudest over the last 0.8 s (the word just heard)."""
+        if not self._channel_energy or len(self._channel_energy[-1]) < 2:
+            return None
+        recent = np.sum(list(self._channel_energy)[-80:], axis=0)
+        return int(np.argmax(recent))
+
+    def run(self, chunks: Iterable[AudioChunk]) -> Iterator[dict[str, Any]]:
+        """All events of a stream of chunks, as they become certain."""
+        for c in chunks:
+            yield from self.process(c)
+
+
+def model_info(path: Path | None = None) -> dict[str, Any]:
+    """The metadata written next to the model (classes, window), or {} if absent."""
+    meta = Path(path or MODEL_PATH).with_suffix(".json")
+    return json.loads(meta.read_text()) if meta.exists() else {}
+
+
+def check_model(path: Path | None = None) -> str:
+    """Load the model and run it once; returns a one-line description, raises ModelMissingError if unusable."""
+    s = load_session(path)
+    out = s.run(None, {"logmel": np.zeros((1, WINDOW_FRAMES, NMELS), np.float32) - 10})[0]
+    if out.shape != (1, len(CLASSES)):
+        raise ModelMissingError(f"keyword model gives {out.shape[1]} outputs, expected {len(CLASSES)}")
+    size = Path(path or MODEL_PATH).stat().st_size
+    return f"{Path(path or MODEL_PATH).name} ({size / 1024:.0f} KiB, classes {', '.join(CLASSES)})"

@@ -1,0 +1,291 @@
+"""Training and test material for the keyword spotter, synthesised here.
+
+Why: no licensed English/Russian keyword corpus may be downloaded, so every example is made from the project's own
+TTS voices (speech/synth.py) and acoustic generators (speech/augment.py). Two stages:
+
+1. *banks*: each keyword, near-miss word and sentence of table talk rendered by many voices at varied speed and
+   pitch (the slow part, done once, in a small process pool);
+2. *examples*: 1.2 s windows assembled from the banks with a room, noise, music or babble at a random SNR, labelled
+   with the keyword class that lies whole inside the window (or "other"; windows with half a keyword are left out,
+   so that the model learns to answer only once the word is complete).
+
+The test corpus uses only held-out voices (speech/vocab.py) and is laid out as long streams, so the evaluation runs
+the same streaming detector as `unotable listen`.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+from speech import augment
+from speech.features import WINDOW_S, logmel
+from speech.synth import RATE, SynthError, Voice, resample, synthesize_float
+from speech.vocab import CLASSES, FILLER_WORDS, NEGATIVE_WORDS, keyword_texts, split_voices
+
+WIN_N = int(WINDOW_S * RATE)
+
+
+@dataclass
+class Utt:
+    """One rendered utterance: its text, class ("other" for non-keywords), language, voice id and audio."""
+
+    text: str
+    cls: str
+    lang: str
+    voice: str
+    audio: np.ndarray  # float32, 16 kHz, peak 0.5
+
+
+@dataclass
+class Banks:
+    keywords: list[Utt] = field(default_factory=list)
+    negatives: list[Utt] = field(default_factory=list)
+    sentences: list[Utt] = field(default_factory=list)
+
+
+def _render(job: tuple[str, str, str, Voice, int]) -> Utt | None:
+    text, cls, lang, voice, seed = job
+    rng = np.random.default_rng(seed)
+    speed = float(rng.uniform(0.8, 1.35))
+    pitch = int(rng.integers(15, 85))
+    try:
+        x = synthesize_float(text, voice, speed=speed, pitch=pitch)
+    except SynthError:
+        return None
+    if voice.engine != "espeak":  # pitch/speed change by resampling for engines without a pitch control
+        f = float(rng.uniform(0.88, 1.15))
+        x = resample(x, int(RATE * f), RATE)
+    if x.size < 0.08 * RATE:
+        return None
+    return Utt(text, cls, lang, voice.id, x.astype(np.float32))
+
+
+def _pick_voice(rng: np.random.Generator, voices: Sequence[Voice], other_frac: float) -> Voice:
+    """Random voice, giving non-espeak voices (few but very different) a fixed share of the renditions."""
+    others = [v for v in voices if v.engine != "espeak"]
+    esp = [v for v in voices if v.engine == "espeak"]
+    if others and (not esp or rng.random() < other_frac):
+        return others[int(rng.integers(len(others)))]
+    return esp[int(rng.integers(len(esp)))]
+
+
+def random_sentence(rng: np.random.Generator, lang: str, near_miss: float = 0.3) -> str:
+    """A keyword-free sentence of table talk, sometimes with near-miss words in it."""
+    n = int(rng.integers(3, 10))
+    words = []
+    for _ in range(n):
+        pool = NEGATIVE_WORDS[lang] if rng.random() < near_miss else FILLER_WORDS[lang]
+        words.append(pool[int(rng.integers(len(pool)))])
+    return " ".join(words)
+
+
+def build_banks(held_out: bool, n_kw: int, n_neg: int, n_sent: int, seed: int, workers: int = 2) -> Banks:
+    """Render the banks with training voices (held_out=False) or held-out voices (held_out=True)."""
+    from tqdm import tqdm
+
+    rng = np.random.default_rng(seed)
+    voices = {lang: split_voices(lang)[1 if held_out else 0] for lang in ("en", "ru")}
+    jobs: list[tuple[str, str, str, Voice, int]] = []
+    for cls, lang, text in keyword_texts():
+        for _ in range(n_kw):
+            jobs.append((text, cls, lang, _pick_voice(rng, voices[lang], 0.12), int(rng.integers(2**31))))
+    n_kw_jobs = len(jobs)
+    for lang in ("en", "ru"):
+        for text in NEGATIVE_WORDS[lang]:
+            for _ in range(n_neg):
+                jobs.append((text, "other", lang, _pick_voice(rng, voices[lang], 0.12), int(rng.integers(2**31))))
+    n_neg_jobs = len(jobs)
+    for lang in ("en", "ru"):
+        for _ in range(n_sent):
+            jobs.append((random_sentence(rng, lang), "other", lang, _pick_voice(rng, voices[lang], 0.12),
+                         int(rng.integers(2**31))))
+    results: list[Utt | None]
+    if workers > 1:
+        with get_context("fork").Pool(workers, initializer=os.nice, initargs=(5,)) as pool:
+            results = list(tqdm(pool.imap(_render, jobs, chunksize=16), total=len(jobs), desc="synthesising"))
+    else:
+        results = [_render(j) for j in tqdm(jobs, desc="synthesising")]
+    banks = Banks()
+    for i, u in enumerate(results):
+        if u is None:
+            continue
+        if i < n_kw_jobs:
+            if u.audio.size <= WIN_N - 0.05 * RATE:  # must fit the model's window
+                banks.keywords.append(u)
+        elif i < n_neg_jobs:
+            banks.negatives.append(u)
+        else:
+            banks.sentences.append(u)
+    return banks
+
+
+def save_banks(banks: Banks, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for lst in (banks.keywords, banks.negatives, banks.sentences):
+        for u in lst:
+            u.audio = (np.clip(u.audio, -1, 1) * 32767).astype(np.int16)
+    with open(path, "wb") as fh:
+        pickle.dump(banks, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    for lst in (banks.keywords, banks.negatives, banks.sentences):
+        for u in lst:
+            u.audio = u.audio.astype(np.float32) / 32767.0
+
+
+def load_banks(path: Path) -> Banks:
+    with open(path, "rb") as fh:
+        banks: Banks = pickle.load(fh)
+    for lst in (banks.keywords, banks.negatives, banks.sentences):
+        for u in lst:
+            u.audio = u.audio.astype(np.float32) / 32767.0
+    return banks
+
+
+# ---------------------------------------------------------------- noise beds
+
+
+def babble(n: int, rng: np.random.Generator, sentences: Sequence[Utt], talkers: int | None = None) -> np.ndarray:
+    """Several overlapping streams of non-keyword speech, `n` samples long, normalised to rms 1."""
+    talkers = int(rng.integers(2, 7)) if talkers is None else talkers
+    y = np.zeros(n, np.float32)
+    for _ in range(talkers):
+        pos = -int(rng.integers(0, RATE))
+        stream = np.zeros(n, np.float32)
+        while pos < n:
+            s = sentences[int(rng.integers(len(sentences)))].audio
+            a, b = max(0, pos), min(n, pos + len(s))
+            if b > a:
+                stream[a:b] += s[a - pos:b - pos]
+            pos += len(s) + int(rng.uniform(0.05, 0.5) * RATE)
+        y += stream * 10 ** (rng.uniform(-6, 3) / 20)
+    if rng.random() < 0.5:
+        y = augment.reverberate(y, rng)
+    return (y / max(augment.rms(y), 1e-9)).astype(np.float32)
+
+
+def noise_bed(n: int, rng: np.random.Generator, sentences: Sequence[Utt], kind: str | None = None) -> np.ndarray:
+    """One background: babble, table noise, music, coloured noise or a mix of them (rms 1)."""
+    kind = kind or str(rng.choice(["babble", "table", "music", "colour", "mix"], p=[0.4, 0.2, 0.15, 0.1, 0.15]))
+    if kind == "babble":
+        return babble(n, rng, sentences)
+    if kind == "table":
+        return augment.table_noise(n, rng)
+    if kind == "music":
+        return augment.music(n, rng)
+    if kind == "colour":
+        return augment.coloured_noise(n, rng)
+    y = babble(n, rng, sentences) + augment.table_noise(n, rng) * rng.uniform(0.2, 1) + \
+        augment.music(n, rng) * rng.uniform(0, 0.7)
+    return (y / max(augment.rms(y), 1e-9)).astype(np.float32)
+
+
+# ---------------------------------------------------------------- training windows
+
+
+def make_example(rng: np.random.Generator, banks: Banks, by_class: dict[str, list[Utt]]) -> tuple[np.ndarray, int]:
+    """One labelled 1.2 s window (float32 audio, class index)."""
+    fg = np.zeros(WIN_N, np.float32)
+    r = rng.random()
+    label = 0
+    ref: np.ndarray | None = None
+    if r < 0.5:  # a whole keyword inside the window
+        cls = CLASSES[1 + int(rng.integers(len(CLASSES) - 1))]
+        u = by_class[cls][int(rng.integers(len(by_class[cls])))]
+        x = u.audio
+        # the end of the word is often close to the window's end: that is the moment the detector must fire
+        end = WIN_N - int(rng.integers(0, WIN_N - len(x) + 1) * (rng.random() ** 2))
+        start = end - len(x)
+        fg[start:end] += x
+        label = CLASSES.index(cls)
+        ref = x
+        # neighbouring words, cut by the window's edges
+        if rng.random() < 0.4 and start > 0.15 * RATE:
+            p = banks.negatives[int(rng.integers(len(banks.negatives)))].audio
+            gap = int(rng.uniform(0.05, 0.3) * RATE)
+            pe = start - gap
+            ps = pe - len(p)
+            a = max(0, ps)
+            if pe > a:
+                fg[a:pe] += p[a - ps:]
+        if rng.random() < 0.3 and WIN_N - end > 0.15 * RATE:
+            p = banks.negatives[int(rng.integers(len(banks.negatives)))].audio
+            ps = end + int(rng.uniform(0.1, 0.4) * RATE)
+            if ps < WIN_N:
+                take = min(len(p), WIN_N - ps)
+                fg[ps:ps + take] += p[:take]
+    elif r < 0.62:  # part of a keyword: not yet (or no longer) a whole word, so "other"
+        cls = CLASSES[1 + int(rng.integers(len(CLASSES) - 1))]
+        x = by_class[cls][int(rng.integers(len(by_class[cls])))].audio
+        keep = int(len(x) * rng.uniform(0.1, 0.5))
+        if rng.random() < 0.6:
+            fg[WIN_N - keep:] += x[:keep]  # the start of the word at the window's end
+        else:
+            fg[:keep] += x[len(x) - keep:]  # the end of a word at the window's start
+        ref = x
+    elif r < 0.85:  # near-miss words, one or two
+        for _ in range(1 + int(rng.random() < 0.4)):
+            x = banks.negatives[int(rng.integers(len(banks.negatives)))].audio[:WIN_N]
+            start = int(rng.integers(0, WIN_N - len(x) + 1))
+            fg[start:start + len(x)] += x
+            ref = x
+    elif r < 0.97:  # a piece of continuous table talk
+        s = banks.sentences[int(rng.integers(len(banks.sentences)))].audio
+        if len(s) > WIN_N:
+            off = int(rng.integers(0, len(s) - WIN_N))
+            fg += s[off:off + WIN_N]
+        else:
+            start = int(rng.integers(0, WIN_N - len(s) + 1))
+            fg[start:start + len(s)] += s
+        ref = s
+    # else: background only
+    if rng.random() < 0.5:
+        fg = augment.reverberate(fg, rng) if np.any(fg) else fg
+    ref_rms = augment.rms(ref[np.abs(ref) > 0.01]) if ref is not None and np.any(np.abs(ref) > 0.01) else 0.1
+    snr = float(rng.uniform(-3, 30)) if rng.random() < 0.9 else 50.0
+    noise = noise_bed(WIN_N, rng, banks.sentences)
+    y = augment.mix_snr(fg, noise, snr, ref_rms=ref_rms)
+    if rng.random() < 0.25:
+        y = augment.band_limit(y, rng)
+    peak = float(np.max(np.abs(y))) + 1e-9
+    y = y / peak * 10 ** (rng.uniform(-40, -1) / 20)
+    return y.astype(np.float32), label
+
+
+def _make_features(args: tuple[int, int, Path]) -> tuple[np.ndarray, np.ndarray]:
+    seed, count, bank_path = args
+    banks = _BANKS_CACHE.get(str(bank_path))
+    if banks is None:
+        banks = load_banks(bank_path)
+        _BANKS_CACHE[str(bank_path)] = banks
+    by_class: dict[str, list[Utt]] = {c: [u for u in banks.keywords if u.cls == c] for c in CLASSES[1:]}
+    rng = np.random.default_rng(seed)
+    feats = []
+    labels = []
+    for _ in range(count):
+        y, lab = make_example(rng, banks, by_class)
+        feats.append(logmel(y).astype(np.float16))
+        labels.append(lab)
+    return np.stack(feats), np.asarray(labels, np.int64)
+
+
+_BANKS_CACHE: dict[str, Banks] = {}
+
+
+def build_examples(bank_path: Path, n: int, seed: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """`n` labelled log-mel windows (float16 (n, frames, mels), int64 (n,)) from the banks at `bank_path`."""
+    from tqdm import tqdm
+
+    block = 500
+    jobs = [(seed * 100003 + i, min(block, n - i * block), bank_path) for i in range((n + block - 1) // block)]
+    feats, labels = [], []
+    with get_context("fork").Pool(workers, initializer=os.nice, initargs=(5,)) as pool:
+        for f, lab in tqdm(pool.imap(_make_features, jobs), total=len(jobs), desc="examples (x500)"):
+            feats.append(f)
+            labels.append(lab)
+    return np.concatenate(feats), np.concatenate(labels)

@@ -1,0 +1,226 @@
+"""Offline speech synthesis: text + voice -> 16 kHz mono int16.
+
+Why: the keyword model is trained only on speech made here (no downloads), and the demo maker needs table audio
+with players calling "UNO" and colours at given times. Every Debian TTS the project found is wrapped behind one
+function, `synthesize`, so both the training-data generator and the demo mixer use the same voices.
+
+Engines (all Debian packages, all offline):
+- `espeak-ng` (package espeak-ng): every language voice crossed with every voice variant (`+f3`, `+klatt2`, ...).
+- `flite` (package flite): English voices kal, kal16, awb, rms, slt.
+- `festival` (packages festival, festvox-kallpc16k, festvox-kdlpc16k, festvox-us-slt-hts, festvox-ru): English kal,
+  ked, slt (HTS) and the Russian msu_ru_nsh voice.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+
+import numpy as np
+
+RATE = 16000
+
+#: espeak-ng language voices used for each language; the accents differ in vowels, which matters for "uno".
+ESPEAK_LANG_VOICES: dict[str, tuple[str, ...]] = {
+    "en": ("en-us", "en-gb", "en-gb-scotland", "en-gb-x-gbclan", "en-gb-x-rp", "en-gb-x-gbcwmd", "en-029",
+           "en-us-nyc"),
+    "ru": ("ru", "ru-lv"),
+}
+FLITE_VOICES = ("kal", "kal16", "awb", "rms", "slt")
+FESTIVAL_VOICES: dict[str, tuple[str, ...]] = {
+    "en": ("voice_kal_diphone", "voice_ked_diphone", "voice_cmu_us_slt_arctic_hts"),
+    "ru": ("voice_msu_ru_nsh_clunits",),
+}
+
+
+class SynthError(RuntimeError):
+    """A TTS engine is missing or failed; the message names the engine and the Debian package to install."""
+
+
+@dataclass(frozen=True)
+class Voice:
+    """One synthetic speaker: an engine, its voice name, the language it speaks and (espeak-ng) a variant."""
+
+    engine: str  # "espeak", "flite" or "festival"
+    name: str
+    lang: str  # "en" or "ru"
+    variant: str = ""
+
+    @property
+    def id(self) -> str:
+        """Stable id used to split voices between training and the held-out test corpus."""
+        v = f"+{self.variant}" if self.variant else ""
+        return f"{self.engine}:{self.name}{v}"
+
+
+@functools.cache
+def espeak_variants() -> tuple[str, ...]:
+    """The variant files espeak-ng knows (`espeak-ng --voices=variant`), without ones whose name has a space."""
+    if shutil.which("espeak-ng") is None:
+        return ()
+    out = subprocess.run(["espeak-ng", "--voices=variant"], capture_output=True, text=True, check=False).stdout
+    names = []
+    for line in out.splitlines()[1:]:
+        parts = line.split()
+        if len(parts) >= 5 and parts[4].startswith("!v/"):
+            names.append(parts[4][3:])
+    return tuple(sorted(set(names)))
+
+
+@functools.cache
+def available_engines() -> dict[str, bool]:
+    """Which TTS engines are installed on this machine."""
+    fest = shutil.which("text2wave") is not None
+    return {"espeak": shutil.which("espeak-ng") is not None, "flite": shutil.which("flite") is not None,
+            "festival": fest}
+
+
+def _festival_voice_installed(name: str) -> bool:
+    short = name.removeprefix("voice_")
+    for root in ("/usr/share/festival/voices",):
+        if os.path.isdir(root):
+            for lang in os.listdir(root):
+                if os.path.isdir(os.path.join(root, lang, short)):
+                    return True
+    return False
+
+
+def list_voices(lang: str | None = None) -> list[Voice]:
+    """Every installed voice (espeak-ng language x variant, flite, festival), optionally for one language."""
+    eng = available_engines()
+    voices: list[Voice] = []
+    for lg in ("en", "ru"):
+        if lang and lg != lang:
+            continue
+        if eng["espeak"]:
+            for base in ESPEAK_LANG_VOICES[lg]:
+                voices.append(Voice("espeak", base, lg))
+                for var in espeak_variants():
+                    voices.append(Voice("espeak", base, lg, var))
+        if eng["flite"] and lg == "en":
+            voices += [Voice("flite", v, "en") for v in FLITE_VOICES]
+        if eng["festival"]:
+            voices += [Voice("festival", v, lg) for v in FESTIVAL_VOICES[lg] if _festival_voice_installed(v)]
+    return voices
+
+
+def _read_wav_bytes(data: bytes) -> tuple[np.ndarray, int]:
+    import soundfile as sf
+
+    if not data:
+        raise SynthError("the TTS engine produced no audio")
+    x, sr = sf.read(io.BytesIO(data), dtype="float32", always_2d=True)
+    return x.mean(axis=1), int(sr)
+
+
+def resample(x: np.ndarray, sr_in: int, sr_out: int = RATE) -> np.ndarray:
+    """Polyphase resampling (scipy) to `sr_out`; float in, float out."""
+    if sr_in == sr_out:
+        return x.astype(np.float32, copy=False)
+    from math import gcd
+
+    from scipy.signal import resample_poly
+
+    g = gcd(sr_in, sr_out)
+    return resample_poly(x, sr_out // g, sr_in // g).astype(np.float32)
+
+
+def trim_silence(x: np.ndarray, rel_db: float = -40.0, pad_s: float = 0.02) -> np.ndarray:
+    """Cut leading/trailing silence (below `rel_db` of the peak, in 10 ms frames), keeping a short pad."""
+    if x.size == 0:
+        return x
+    f = 160
+    n = len(x) // f
+    if n == 0:
+        return x
+    e = np.sqrt(np.mean(x[: n * f].astype(np.float64).reshape(n, f) ** 2, axis=1) + 1e-12)
+    thr = e.max() * 10 ** (rel_db / 20)
+    idx = np.nonzero(e > thr)[0]
+    if idx.size == 0:
+        return x[:0]
+    pad = int(pad_s * RATE)
+    a = max(0, idx[0] * f - pad)
+    b = min(len(x), (idx[-1] + 1) * f + pad)
+    return x[a:b]
+
+
+def synthesize_float(text: str, voice: Voice, speed: float = 1.0, pitch: int = 50, trim: bool = True) -> np.ndarray:
+    """Speak `text` with `voice`; returns float32 in [-1, 1] at 16 kHz, peak-normalised to 0.5.
+
+    `speed` is a factor (1.0 = the engine's normal rate; festival gets it by resampling, which shifts pitch too);
+    `pitch` is espeak-ng's 0-99 scale (other engines ignore it: callers shift pitch by resampling).
+    """
+    if voice.engine == "espeak":
+        if not available_engines()["espeak"]:
+            raise SynthError("espeak-ng is not installed (Debian package espeak-ng)")
+        v = voice.name + (f"+{voice.variant}" if voice.variant else "")
+        cmd = ["espeak-ng", "-v", v, "-s", str(int(175 * speed)), "-p", str(int(pitch)), "--stdout", text]
+        res = subprocess.run(cmd, capture_output=True, check=False)
+        if res.returncode != 0:
+            raise SynthError(f"espeak-ng failed for voice {v}: {res.stderr.decode(errors='replace').strip()}")
+        x, sr = _read_wav_bytes(res.stdout)
+    elif voice.engine in ("flite", "festival"):
+        with tempfile.TemporaryDirectory(prefix="unotable-tts-") as tmp:
+            out = os.path.join(tmp, "o.wav")
+            if voice.engine == "flite":
+                if not available_engines()["flite"]:
+                    raise SynthError("flite is not installed (Debian package flite)")
+                cmd = ["flite", "-voice", voice.name, "--setf", f"duration_stretch={1.0 / speed:.3f}", "-t", text,
+                       "-o", out]
+                res = subprocess.run(cmd, capture_output=True, check=False)
+            else:
+                if not available_engines()["festival"]:
+                    raise SynthError("festival is not installed (Debian packages festival, festvox-*)")
+                cmd = ["text2wave", "-eval", f"({voice.name})", "-o", out]
+                res = subprocess.run(cmd, input=text.encode("utf-8"), capture_output=True, check=False)
+            if res.returncode != 0 or not os.path.exists(out):
+                raise SynthError(f"{voice.engine} failed for voice {voice.name}: "
+                                 f"{res.stderr.decode(errors='replace').strip()[:300]}")
+            with open(out, "rb") as fh:
+                x, sr = _read_wav_bytes(fh.read())
+    else:
+        raise SynthError(f"unknown TTS engine {voice.engine!r}")
+    if voice.engine == "festival" and abs(speed - 1.0) > 1e-3:
+        sr = int(round(sr * speed))  # festival ignores duration settings from text2wave: speed up by resampling
+    x = resample(x, sr, RATE)
+    if trim:
+        x = trim_silence(x)
+    peak = float(np.max(np.abs(x))) if x.size else 0.0
+    if peak > 0:
+        x = x * (0.5 / peak)
+    return x.astype(np.float32)
+
+
+def to_int16(x: np.ndarray) -> np.ndarray:
+    """float [-1, 1] -> int16, clipping."""
+    return (np.clip(x, -1.0, 1.0) * 32767.0).astype(np.int16)
+
+
+def synthesize(text: str, voice: Voice, speed: float = 1.0, pitch: int = 50) -> np.ndarray:
+    """Speak `text` with `voice`: a 16 kHz mono int16 array (the format every audio source delivers)."""
+    return to_int16(synthesize_float(text, voice, speed=speed, pitch=pitch))
+
+
+def mix_at(track: np.ndarray, clip: np.ndarray, t: float, gain_db: float = 0.0) -> np.ndarray:
+    """Add `clip` into `track` (both 16 kHz int16 or float) starting at `t` seconds; returns a new array.
+
+    The demo maker uses this to place calls ("UNO", "красный") at chosen times in a table recording; the track
+    grows if the clip runs past its end.
+    """
+    start = int(round(t * RATE))
+    if start < 0:
+        raise ValueError(f"mix_at: negative time {t}")
+    is_int = track.dtype == np.int16
+    base = track.astype(np.float32) / (32767.0 if is_int else 1.0)
+    c = clip.astype(np.float32) / (32767.0 if clip.dtype == np.int16 else 1.0)
+    c = c * (10 ** (gain_db / 20))
+    end = start + len(c)
+    if end > len(base):
+        base = np.concatenate([base, np.zeros(end - len(base), np.float32)])
+    base[start:end] += c
+    return to_int16(base) if is_int else base

@@ -1,0 +1,176 @@
+"""Train the keyword spotter (a small DS-CNN on log-mel windows) and export it to ONNX.
+
+Why a depthwise-separable CNN: it is the standard small-footprint keyword-spotting design (Zhang et al. 2017,
+"Hello Edge"): a few million multiply-adds per window, so sliding it every 80 ms costs a few percent of one core,
+and it exports to plain ONNX convolutions that onnxruntime runs without torch.
+
+`unotable train-speech` runs everything: synthesis of the banks, example windows, training with checkpoints, the
+ONNX export to models/kws.onnx and the metadata in models/kws.json.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from speech.features import NMELS, WINDOW_FRAMES
+from speech.vocab import CLASSES
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "data" / "speech"
+MODELS = REPO / "models"
+
+
+def build_model(width: int = 48, blocks: int = 4) -> Any:
+    """The DS-CNN: one strided convolution, `blocks` depthwise-separable blocks, global average, linear."""
+    import torch
+    from torch import nn
+
+    class DSCNN(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            layers: list[nn.Module] = [nn.Conv2d(1, width, (10, 4), stride=(2, 2), padding=(4, 1), bias=False),
+                                       nn.BatchNorm2d(width), nn.ReLU()]
+            for i in range(blocks):
+                stride = 2 if i == 0 else 1
+                layers += [nn.Conv2d(width, width, 3, stride=stride, padding=1, groups=width, bias=False),
+                           nn.BatchNorm2d(width), nn.ReLU(),
+                           nn.Conv2d(width, width, 1, bias=False), nn.BatchNorm2d(width), nn.ReLU()]
+            self.body = nn.Sequential(*layers)
+            self.drop = nn.Dropout(0.2)
+            self.head = nn.Linear(width, len(CLASSES))
+            # the input scale: log-mel values sit around -14..9; a fixed affine map keeps BatchNorm out of the input
+            self.register_buffer("mu", torch.tensor(-6.0))
+            self.register_buffer("sd", torch.tensor(4.0))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (B, frames, mels) log-mel
+            x = ((x - self.mu) / self.sd).unsqueeze(1)
+            x = self.body(x).mean(dim=(2, 3))
+            return self.head(self.drop(x))  # logits
+
+    return DSCNN()
+
+
+def _spec_augment(x: Any, rng: np.random.Generator) -> Any:
+    """Time and frequency masks plus a random level shift, applied per batch in place."""
+    b = x.shape[0]
+    for i in range(b):
+        if rng.random() < 0.5:
+            f0 = int(rng.integers(0, NMELS - 6))
+            x[i, :, f0:f0 + int(rng.integers(1, 6))] = x[i].mean()
+        if rng.random() < 0.3:
+            t0 = int(rng.integers(0, WINDOW_FRAMES - 10))
+            x[i, t0:t0 + int(rng.integers(1, 10)), :] = x[i].mean()
+    return x
+
+
+def train(epochs: int = 24, batch: int = 128, threads: int = 2, lr: float = 3e-3, seed: int = 0,
+          out_dir: Path = DATA / "run", data_dir: Path = DATA) -> Path:
+    """Train on data/speech/train.npz, select on val.npz, checkpoint every epoch; returns the best checkpoint."""
+    import torch
+    from torch import nn
+    from tqdm import tqdm
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tr = np.load(data_dir / "train.npz")
+    va = np.load(data_dir / "val.npz")
+    xtr, ytr = torch.from_numpy(tr["x"]), torch.from_numpy(tr["y"])
+    xva, yva = torch.from_numpy(va["x"].astype(np.float32)), torch.from_numpy(va["y"])
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-3)
+    steps = epochs * ((len(xtr) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
+    start_epoch, best = 0, -1.0
+    ck = out_dir / "last.pt"
+    if ck.exists():  # resume
+        state = torch.load(ck, weights_only=False)
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        sched.load_state_dict(state["sched"])
+        start_epoch, best = state["epoch"] + 1, state["best"]
+    log = open(out_dir / "train.log", "a")
+    for epoch in range(start_epoch, epochs):
+        model.train()
+        perm = torch.randperm(len(xtr))
+        tot, n = 0.0, 0
+        t0 = time.time()
+        for i in tqdm(range(0, len(xtr), batch), desc=f"epoch {epoch}", mininterval=30):
+            idx = perm[i:i + batch]
+            xb = _spec_augment(xtr[idx].float(), rng)
+            loss = lossf(model(xb), ytr[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += loss.item() * len(idx)
+            n += len(idx)
+        model.eval()
+        with torch.no_grad():
+            pred = torch.cat([model(xva[i:i + 512]) for i in range(0, len(xva), 512)]).argmax(1)
+        acc = float((pred == yva).float().mean())
+        kw = yva > 0
+        kw_recall = float((pred[kw] == yva[kw]).float().mean())
+        other_fa = float((pred[~kw] > 0).float().mean())
+        score = acc
+        msg = (f"epoch {epoch} loss {tot / n:.4f} val_acc {acc:.4f} kw_recall {kw_recall:.4f} "
+               f"other_fa {other_fa:.4f} {time.time() - t0:.0f}s")
+        print(msg, flush=True)
+        log.write(msg + "\n")
+        log.flush()
+        if score > best:
+            best = score
+            torch.save({"model": model.state_dict(), "epoch": epoch, "val_acc": acc}, out_dir / "best.pt")
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
+                    "epoch": epoch, "best": best}, ck)
+    return out_dir / "best.pt"
+
+
+def export(checkpoint: Path, onnx_path: Path = MODELS / "kws.onnx") -> Path:
+    """Export a checkpoint to ONNX (input `logmel` (batch, 118, 40), output `probs` (batch, 7))."""
+    import torch
+
+    model = build_model()
+    model.load_state_dict(torch.load(checkpoint, weights_only=False)["model"])
+    model.eval()
+
+    class WithSoftmax(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.m = model
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.softmax(self.m(x), dim=1)
+
+    dummy = torch.zeros(1, WINDOW_FRAMES, NMELS)
+    onnx_path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(WithSoftmax(), (dummy,), str(onnx_path), input_names=["logmel"], output_names=["probs"],
+                      dynamic_axes={"logmel": {0: "batch"}, "probs": {0: "batch"}}, opset_version=17,
+                      dynamo=False)
+    meta = {"classes": list(CLASSES), "window_frames": WINDOW_FRAMES, "n_mels": NMELS,
+            "checkpoint_epoch": int(torch.load(checkpoint, weights_only=False)["epoch"])}
+    onnx_path.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+    return onnx_path
+
+
+def build_data(workers: int = 2, n_train: int = 50000, n_val: int = 4000, scale: float = 1.0) -> None:
+    """Synthesise the training banks and windows, and the held-out test banks (data/speech/)."""
+    from speech.kwsdata import build_banks, build_examples, save_banks
+
+    DATA.mkdir(parents=True, exist_ok=True)
+    b = build_banks(False, int(200 * scale), max(1, int(25 * scale)), int(500 * scale), seed=11, workers=workers)
+    save_banks(b, DATA / "banks_train.pkl")
+    f, lab = build_examples(DATA / "banks_train.pkl", int(n_train * scale), seed=5, workers=workers)
+    np.savez(DATA / "train.npz", x=f, y=lab)
+    f, lab = build_examples(DATA / "banks_train.pkl", int(n_val * scale), seed=6, workers=workers)
+    np.savez(DATA / "val.npz", x=f, y=lab)
+    b = build_banks(True, max(2, int(40 * scale)), max(1, int(6 * scale)), int(1000 * scale), seed=12,
+                    workers=workers)
+    save_banks(b, DATA / "banks_test.pkl")
