@@ -25,8 +25,8 @@ import numpy as np
 
 from speech import augment
 from speech.audio import RATE, ArraySource
-from speech.kwsdata import Banks, Utt, babble, load_banks
 from speech.kws import KeywordDetector, replay_posteriors
+from speech.kwsdata import Banks, Utt, babble, load_banks
 from speech.vocab import CLASSES
 
 REPO = Path(__file__).resolve().parents[1]

@@ -107,7 +107,7 @@ def keyword_texts() -> list[tuple[str, str, str]]:
 def class_of_text(text: str) -> str | None:
     """The keyword class a word belongs to, or None (case-insensitive, ё = е)."""
     norm = text.strip().lower().replace("ё", "е")
-    for cls, lang, t in keyword_texts():
+    for cls, _lang, t in keyword_texts():
         if t.lower().replace("ё", "е") == norm:
             return cls
     return None

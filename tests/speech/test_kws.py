@@ -1,0 +1,138 @@
+"""The keyword spotter: features, the firing rule, and the shipped model on held-out voices (files only)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from speech.audio import ArraySource, AudioChunk, SpeechInputError
+from speech.features import HOP, NMELS, WIN, logmel
+from speech.kws import KeywordDetector, ModelMissingError, decide_step, load_session, replay_posteriors
+from speech.synth import Voice, mix_at, synthesize
+from speech.vocab import CLASSES
+
+from .conftest import REPO, needs_espeak, needs_model
+
+# held-out voices (speech/vocab.py): never seen in training
+EN = Voice("espeak", "en-us", "en", "Mike")
+RU = Voice("espeak", "ru", "ru", "victor")
+
+
+def test_logmel_shape_and_grid() -> None:
+    x = np.random.default_rng(0).standard_normal(16000).astype(np.float32) * 0.1
+    f = logmel(x)
+    assert f.shape == (1 + (16000 - WIN) // HOP, NMELS)
+    # frames sit on a fixed grid: the features of a prefix are a prefix of the features
+    assert np.allclose(logmel(x[:8000]), f[: 1 + (8000 - WIN) // HOP], atol=1e-4)
+
+
+def test_firing_rule_fires_once_per_utterance() -> None:
+    latched = np.zeros(len(CLASSES), bool)
+    uno = CLASSES.index("uno")
+    seq = [0.1, 0.5, 0.9, 0.95, 0.8, 0.6, 0.9, 0.2, 0.1, 0.85]  # rises, wobbles above release, falls, rises again
+    fired = []
+    for p in seq:
+        post = np.zeros(len(CLASSES))
+        post[uno], post[0] = p, 1 - p
+        r = decide_step(post, latched, threshold=0.7, release=0.3)
+        fired.append(r is not None)
+    assert fired == [False, False, True, False, False, False, False, False, False, True]
+
+
+def test_replay_matches_smoothing() -> None:
+    posts = np.zeros((10, len(CLASSES)))
+    posts[:, 0] = 1
+    posts[4:6, CLASSES.index("red")] = 1.0
+    posts[4:6, 0] = 0
+    t = np.arange(10) * 0.08
+    ev = replay_posteriors(t, posts, threshold=0.6, smooth=3)
+    assert len(ev) == 1 and CLASSES[ev[0][1]] == "red" and ev[0][0] == pytest.approx(t[5])
+
+
+def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelMissingError, match="train-speech"):
+        load_session(tmp_path / "none.onnx")
+
+
+@needs_model()
+def test_wrong_rate_chunk_is_refused() -> None:
+    det = KeywordDetector()
+    with pytest.raises(SpeechInputError, match="16000 Hz"):
+        det.process(AudioChunk(0.0, np.zeros(800, np.int16), rate=8000))
+
+
+def _scene(calls: list[tuple[str, Voice, float]], seconds: float = 8.0) -> tuple[np.ndarray, list[float]]:
+    track = np.zeros(int(seconds * 16000), np.int16)
+    ends = []
+    rng = np.random.default_rng(1)
+    track = (rng.standard_normal(len(track)) * 60).astype(np.int16)  # a little room noise
+    for text, v, t in calls:
+        clip = synthesize(text, v)
+        track = mix_at(track, clip, t, gain_db=-3)
+        ends.append(t + len(clip) / 16000)
+    return track, ends
+
+
+@needs_model()
+@needs_espeak()
+def test_detects_uno_and_colours_in_both_languages_once_each() -> None:
+    track, ends = _scene([("uno", EN, 1.0), ("blue", EN, 3.0), ("уно", RU, 5.0), ("красный", RU, 7.0)], 10.0)
+    events = list(KeywordDetector().run(ArraySource(track).chunks()))
+    kinds = [(e["type"], e.get("color")) for e in events]
+    assert kinds == [("uno", None), ("color", "blue"), ("uno", None), ("color", "red")], events
+    for e, end in zip(events, ends, strict=True):
+        assert abs(e["t"] - end) < 0.4
+        assert e["source"] == "speech" and e["seat"] is None and 0.5 <= e["confidence"] <= 1
+
+
+@needs_model()
+@needs_espeak()
+def test_near_misses_do_not_fire() -> None:
+    track, _ = _scene([("one", EN, 0.5), ("you know", EN, 1.5), ("Juno", EN, 2.5), ("no", EN, 3.5),
+                       ("ну", RU, 4.5), ("но", RU, 5.5), ("один", RU, 6.5)], 8.0)
+    events = list(KeywordDetector().run(ArraySource(track).chunks()))
+    assert events == []
+
+
+@needs_model()
+@needs_espeak()
+def test_seat_is_the_loudest_channel() -> None:
+    track, _ = _scene([("uno", EN, 1.0)], 3.0)
+    quiet = (track.astype(np.float32) * 0.2).astype(np.int16)
+    seats = np.stack([quiet, quiet, track, quiet], axis=1)  # seat 2 holds the microphone nearest the speaker
+    events = list(KeywordDetector().run(ArraySource(seats).chunks()))
+    assert [e["seat"] for e in events] == [2]
+
+
+@needs_model()
+@needs_espeak()
+def test_listen_prints_only_event_lines(tmp_path: Path) -> None:
+    track, _ = _scene([("green", EN, 1.0)], 3.0)
+    f = tmp_path / "g.flac"
+    sf.write(f, track, 16000)
+    res = subprocess.run([sys.executable, "-m", "unotable.cli", "listen", str(f)], capture_output=True, text=True,
+                         cwd=REPO, check=False)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.strip().splitlines()
+    assert [json.loads(line)["color"] for line in lines] == ["green"]
+
+
+def test_listen_unreadable_file_exits_with_message(tmp_path: Path) -> None:
+    f = tmp_path / "x.wav"
+    f.write_text("nope")
+    res = subprocess.run([sys.executable, "-m", "unotable.cli", "listen", str(f)], capture_output=True, text=True,
+                         cwd=REPO, check=False)
+    assert res.returncode == 2 and res.stdout == ""
+    assert "not a readable audio file" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_speech_check_runs() -> None:
+    res = subprocess.run([sys.executable, "-m", "unotable.cli", "speech", "check"], capture_output=True, text=True,
+                         cwd=REPO, check=False)
+    assert "keyword model" in res.stdout and "vosk engine" in res.stdout and "Traceback" not in res.stderr
