@@ -1,0 +1,47 @@
+"""The face renderer draws every card, with variation, and refuses unknown codes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets.faces import BACK, CARD_H, CARD_W, render_face
+from tracker.cards import ALL_CODES
+
+
+@pytest.mark.parametrize("code", [*ALL_CODES, BACK])
+def test_every_face_renders(code: str) -> None:
+    face = render_face(code, np.random.default_rng(0))
+    assert face.image.shape == (CARD_H, CARD_W, 3)
+    assert face.image.dtype == np.uint8
+    assert face.alpha.shape == (CARD_H, CARD_W)
+    # rounded corners: the very corner pixel is transparent, the centre opaque
+    assert face.alpha[0, 0] < 0.5 and face.alpha[CARD_H // 2, CARD_W // 2] == 1.0
+
+
+def test_colour_family_is_kept() -> None:
+    """Jitter changes the shade, never the colour: a red card's face is dominated by red."""
+    for seed in range(5):
+        img = render_face("red-5", np.random.default_rng(seed), style="classic").image.astype(int)
+        corner = img[int(CARD_H * 0.5), int(CARD_W * 0.1)]  # coloured face left of the oval
+        assert corner[2] > corner[1] + 60 and corner[2] > corner[0] + 60
+
+
+def test_faces_vary_between_draws() -> None:
+    a = render_face("blue-7", np.random.default_rng(1)).image
+    b = render_face("blue-7", np.random.default_rng(2)).image
+    assert np.abs(a.astype(int) - b.astype(int)).mean() > 3
+
+
+def test_six_and_nine_differ() -> None:
+    rng = np.random.default_rng(3)
+    six = render_face("green-6", np.random.default_rng(3), style="classic").image
+    nine = render_face("green-9", np.random.default_rng(3), style="classic").image
+    assert rng is not None and np.abs(six.astype(int) - nine.astype(int)).mean() > 1
+
+
+def test_unknown_code_and_style_are_rejected() -> None:
+    with pytest.raises(ValueError, match="unknown card code"):
+        render_face("purple-3", np.random.default_rng(0))
+    with pytest.raises(ValueError, match="print style"):
+        render_face("red-3", np.random.default_rng(0), style="gothic")

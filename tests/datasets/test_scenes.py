@@ -1,0 +1,68 @@
+"""Scenes are labelled consistently, builds are reproducible, and the CLI writes a YOLO data set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets.export import CLASS_NAMES, build_dataset
+from datasets.faces import BACK
+from datasets.scenes import render_scene
+from tracker.cards import ALL_CODES
+from unotable.cli import main
+
+
+@pytest.mark.parametrize("kind", ["table", "closeup"])
+def test_scene_labels_lie_inside_the_image(kind: str) -> None:
+    for seed in range(4):
+        scene = render_scene(np.random.default_rng(seed), ALL_CODES, kind=kind)
+        h, w = scene.image.shape[:2]
+        assert scene.codes, "every scene shows at least one whole card"
+        for code, (x1, y1, x2, y2) in zip(scene.codes, scene.boxes, strict=True):
+            assert code in ALL_CODES or code == BACK
+            assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+            assert (x2 - x1) > 8 and (y2 - y1) > 8
+
+
+def test_table_scenes_show_backs_and_faces() -> None:
+    codes = [c for s in range(6) for c in render_scene(np.random.default_rng(s), ALL_CODES, kind="table").codes]
+    assert BACK in codes
+    assert any(c != BACK for c in codes)
+
+
+def test_closeup_card_is_big() -> None:
+    scene = render_scene(np.random.default_rng(11), ("red-7",), kind="closeup")
+    h, w = scene.image.shape[:2]
+    areas = [(b[2] - b[0]) * (b[3] - b[1]) for b in scene.boxes]
+    assert max(areas) > 0.05 * h * w
+
+
+def test_unknown_kind_is_rejected() -> None:
+    with pytest.raises(ValueError, match="unknown scene kind"):
+        render_scene(np.random.default_rng(0), ALL_CODES, kind="underwater")
+
+
+def test_build_is_reproducible_and_in_yolo_format(tmp_path: Path) -> None:
+    a = build_dataset(tmp_path / "a", 6, seed=5, val_fraction=0.34, workers=1)
+    b = build_dataset(tmp_path / "b", 6, seed=5, val_fraction=0.34, workers=1)
+    assert "nc: 55" in a.read_text() and "54: back" in a.read_text()
+    la = sorted((tmp_path / "a" / "labels").rglob("*.txt"))
+    lb = sorted((tmp_path / "b" / "labels").rglob("*.txt"))
+    assert [p.name for p in la] == [p.name for p in lb] and len(la) == 6
+    assert len(list((tmp_path / "a" / "images" / "val").glob("*.jpg"))) == 2
+    for pa, pb in zip(la, lb, strict=True):
+        assert pa.read_text() == pb.read_text()
+        for line in pa.read_text().splitlines():
+            cls, *xywh = line.split()
+            assert 0 <= int(cls) < len(CLASS_NAMES)
+            assert all(0.0 <= float(v) <= 1.0 for v in xywh)
+
+
+def test_cli_build_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["dataset", "build", "--out", str(tmp_path / "d"), "--images", "3", "--seed", "1",
+                 "--workers", "1"]) == 0
+    assert (tmp_path / "d" / "data.yaml").exists()
+    assert main(["dataset", "build", "--out", str(tmp_path / "e"), "--images", "0"]) == 2
+    assert "--images must be at least 1" in capsys.readouterr().err

@@ -1,0 +1,152 @@
+"""Vision subcommands: `unotable train`, `unotable detect`, `unotable eval-detector`.
+
+Heavy modules (onnxruntime, torch, ultralytics) are imported inside each command so `unotable --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    t = sub.add_parser("train", help="train the card detector (needs the train extra: torch + ultralytics)")
+    t.add_argument("--data", type=Path, required=True, help="data.yaml written by `unotable dataset build`")
+    t.add_argument("--project", type=Path, default=Path("runs"), help="folder for training runs (default runs/)")
+    t.add_argument("--name", default="detector", help="run name (default detector)")
+    t.add_argument("--model", default="yolo11n.yaml", help="Ultralytics model YAML (random init; default yolo11n.yaml)")
+    t.add_argument("--imgsz", type=int, default=320)
+    t.add_argument("--epochs", type=int, default=30)
+    t.add_argument("--hours", type=float, default=None, help="fit training into this many hours (overrides epochs)")
+    t.add_argument("--batch", type=int, default=16)
+    t.add_argument("--threads", type=int, default=1, help="torch threads (default 1: the machine is shared)")
+    t.add_argument("--workers", type=int, default=1, help="data loader worker processes")
+    t.add_argument("--fraction", type=float, default=1.0, help="use this share of the training images")
+    t.add_argument("--resume", action="store_true", help="continue the interrupted run <project>/<name>")
+    t.add_argument("--export", type=Path, default=None,
+                   help="after training, export the best weights to this ONNX path (+ .json with class names)")
+    t.set_defaults(func=_train)
+
+    d = sub.add_parser("detect", help="find UNO cards in images")
+    d.add_argument("images", nargs="+", type=Path, help="image files or folders of images")
+    d.add_argument("--json", action="store_true", help="print one JSON line per image")
+    d.add_argument("--annotate", type=Path, default=None, help="write annotated copies of the images here")
+    d.add_argument("--weights", type=Path, default=None, help="model file (default: the shipped models/card_detector)")
+    d.add_argument("--backend", choices=("onnx", "ultralytics"), default="onnx")
+    d.add_argument("--conf", type=float, default=0.25, help="minimum confidence (default 0.25)")
+    d.set_defaults(func=_detect)
+
+    e = sub.add_parser("eval-detector", help="mAP on a synthetic set and top-1 accuracy on real photos")
+    e.add_argument("--synthetic", type=Path, default=None,
+                   help="held-out data set folder or data.yaml (its val split is scored); skipped when absent")
+    e.add_argument("--real", type=Path, default=None,
+                   help="folder of real photos, one sub-folder per card code (default ../shared/datasets/real-photos)")
+    e.add_argument("--weights", type=Path, default=None)
+    e.add_argument("--backend", choices=("onnx", "ultralytics"), default="onnx")
+    e.add_argument("--out", type=Path, default=Path("runs/eval"), help="where the confusion matrix PNG and JSON go")
+    e.add_argument("--limit", type=int, default=None, help="score at most this many images of each set")
+    e.set_defaults(func=_eval)
+
+
+def _expand(paths: list[Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out += sorted(q for q in p.rglob("*") if q.suffix.lower() in IMAGE_SUFFIXES)
+        else:
+            out.append(p)
+    return out
+
+
+def _train(args: argparse.Namespace) -> int:
+    try:
+        from models.train import export_onnx, train
+    except ImportError as exc:
+        print(f"train: needs the train extra (pip install -e '.[train]'): {exc}", file=sys.stderr)
+        return 2
+    try:
+        best = train(args.data, args.project, args.name, args.model, args.imgsz, args.epochs, args.hours,
+                     args.batch, args.threads, args.workers, args.resume, args.fraction)
+    except FileNotFoundError as exc:
+        print(f"train: {exc}", file=sys.stderr)
+        return 2
+    print(f"best weights: {best}")
+    if args.export:
+        onnx_path = export_onnx(best, args.export, args.imgsz)
+        print(f"exported {onnx_path} and {onnx_path.with_suffix('.json')}")
+    return 0
+
+
+def _detect(args: argparse.Namespace) -> int:
+    from vision.annotate import annotate
+    from vision.detector import DetectorError, load_detector, read_image
+
+    try:
+        detector = load_detector(args.weights, args.backend, conf=args.conf)
+    except DetectorError as exc:
+        print(f"detect: {exc}", file=sys.stderr)
+        return 2
+    paths = _expand(args.images)
+    if not paths:
+        print("detect: no images found in the given paths", file=sys.stderr)
+        return 2
+    if args.annotate:
+        args.annotate.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for path in paths:
+        try:
+            image = read_image(path)
+        except DetectorError as exc:
+            print(f"detect: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        dets = detector.detect(image)
+        if args.json:
+            print(json.dumps({"image": str(path), "detections": dets.to_list()}), flush=True)
+        else:
+            found = ", ".join(f"{d['card']} {d['confidence']:.2f}" for d in dets.to_list()) or "no cards"
+            print(f"{path}: {found}")
+        if args.annotate:
+            import cv2
+
+            cv2.imwrite(str(args.annotate / f"{path.stem}.jpg"), annotate(image, dets))
+    return status
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from vision.detector import DetectorError, load_detector
+    from vision.evaluate import default_real_photos, evaluate_real, evaluate_synthetic
+
+    try:
+        detector = load_detector(args.weights, args.backend, conf=0.001, iou=0.6)
+    except DetectorError as exc:
+        print(f"eval-detector: {exc}", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    report: dict[str, object] = {}
+    if args.synthetic is not None:
+        try:
+            report["synthetic"] = evaluate_synthetic(detector, args.synthetic, args.limit)
+        except FileNotFoundError as exc:
+            print(f"eval-detector: {exc}", file=sys.stderr)
+            return 2
+        s = report["synthetic"]
+        assert isinstance(s, dict)
+        print(f"synthetic ({s['images']} images, {s['instances']} cards): "
+              f"mAP50 = {s['map50']:.4f}  mAP50-95 = {s['map50_95']:.4f}")
+    real = args.real or default_real_photos()
+    if real.is_dir():
+        detector_top1 = load_detector(args.weights, args.backend, conf=0.01, iou=0.5)
+        r = evaluate_real(detector_top1, real, args.out, args.limit)
+        report["real"] = r
+        print(r["table"])
+        print(f"real photos: {r['correct']}/{r['photos']} = {r['accuracy']:.1%} have the right card as the most "
+              f"confident detection; confusion matrix: {r['confusion_png']}")
+    else:
+        print(f"real photos folder {real} not found; skipping the real-photo check", file=sys.stderr)
+    (args.out / "report.json").write_text(json.dumps(report, indent=1, default=str) + "\n")
+    return 0
