@@ -112,7 +112,7 @@ class LiveTables:
     def _load(self, tl: TableLive) -> None:
         stored = self.store.events(tl.info.id)
         tl.events = [parse_event(s.body, s.seq) for s in stored]
-        tl.bodies = [dict(s.body, line=s.seq) for s in stored]
+        tl.bodies = [dict(s.body, log_line=s.seq) for s in stored]
         tl.last_received = stored[-1].received_at if stored else 0.0
         self._rebuild(tl)
 
@@ -144,7 +144,7 @@ class LiveTables:
         events = [parse_event(s.body, s.seq) for s in stored]
         result = replay(events, tl.info.ruleset)
         state, scores, flags = _result_dicts(result)
-        recent = [dict(s.body, line=s.seq) for s in stored[-RECENT_EVENTS:]]
+        recent = [dict(s.body, log_line=s.seq) for s in stored[-RECENT_EVENTS:]]
         return {
             "table": tl.info.name, "seq": len(stored), "state": state, "scores": scores, "flags": flags,
             "events": [public_event(b) for b in recent] if public else recent,
@@ -211,7 +211,7 @@ class LiveTables:
             self._load(tl)  # the game may have taken events the store refused: start again from the store
             raise
         tl.events.extend(parsed)
-        tl.bodies.extend(dict(b, line=first + i) for i, b in enumerate(bodies))
+        tl.bodies.extend(dict(b, log_line=first + i) for i, b in enumerate(bodies))
         tl.state, tl.scores, tl.flags = state, scores, flags
         tl.last_received = received
         self._publish(tl, tl.bodies[-len(parsed):], received)

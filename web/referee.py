@@ -61,8 +61,8 @@ def _evidence_for(table_id: int, t: float) -> dict[str, list[dict[str, Any]]]:
     return {"before": before, "after": after, "clips": clips, "audio": audio}
 
 
-@bp.get("")
 @bp.get("/")
+@bp.get("")
 @referee_required
 def queue() -> Any:
     svc = _svc()
@@ -85,7 +85,7 @@ def queue() -> Any:
             "player": players[seat] if isinstance(seat, int) and seat < len(players) else None,
             "clause": clause_text(flag["rule"]) if flag.get("rule") else "",
             "event": event,
-            "event_json": json.dumps({k: v for k, v in (event or {}).items() if k != "line"}, ensure_ascii=False),
+            "event_json": json.dumps({k: v for k, v in (event or {}).items() if k != "log_line"}, ensure_ascii=False),
             "evidence": _evidence_for(tables[flag["table"]].id, flag["t"]),
         })
     decided = list(reversed(svc.store.rulings(table_id)))[:20]

@@ -79,7 +79,7 @@
     function addEvents(events, state) {
       events.forEach((ev) => {
         const li = document.createElement("li");
-        li.value = ev.line; li.dataset.line = ev.line; li.dataset.type = ev.type;
+        li.value = ev.log_line; li.dataset.line = ev.log_line; li.dataset.type = ev.type;
         if (ev.source === "referee") li.classList.add("referee");
         li.textContent = "t=" + Number(ev.t).toFixed(1) + "  " + UT.describe(ev, state);
         log.appendChild(li);
