@@ -76,6 +76,8 @@ class Game:
         self.override = load_ruleset(ruleset) if ruleset is not None else None
         self.state = GameState(ruleset=self.override or load_ruleset("mattel"))
         self._index = 0
+        self._pre = False  # True while flags this event closes are charged, before the event itself acts
+        self._pre_charges: dict[int, int] = {}
 
     # ------------------------------------------------------------------ the fold's step
     def apply(self, event: Event) -> GameState:
@@ -86,11 +88,15 @@ class Game:
         handler = _HANDLERS.get(type(event))
         if handler is None:
             return s
+        if self._pre_charges:
+            self._pre_charges = {}
         if s.phase in ("playing", "hand_over") and s.players:
             seat = self.resolve_seat(event)
+            self._pre = True
             self.close_windows(event, seat)
             if s.ruleset.turn_timer_s and s.phase == "playing":
                 self.check_timer(event)
+            self._pre = False
         if event.t > s.last_t:
             s.last_t = event.t
         handler(self, event)
@@ -151,9 +157,10 @@ class Game:
         s = self.state
         s.counts[seat] += cards
         s.owed[seat] += cards
+        if self._pre:
+            self._pre_charges[seat] = self._pre_charges.get(seat, 0) + cards
         s.penalty_turn[seat] = s.turn_id
         s.uno_called[seat] = False
-        s.watches = [w for w in s.watches if w.seat != seat]
 
     def take_from_pile(self, count: int) -> None:
         """Cards leave the draw pile; an empty pile is restocked from the discard pile minus its top card."""
@@ -193,7 +200,7 @@ class Game:
             keep: list[UnoWatch] = []
             for w in s.watches:
                 by_time = w.deadline is not None and event.t > w.deadline
-                by_turn = turn_start and (w.deadline is None or seat != w.seat)
+                by_turn = turn_start  # the next turn began (the seat's own, after a Skip at a two-seat table)
                 if (by_time or by_turn) and not s.uno_called[w.seat]:
                     when = w.deadline if by_time and w.deadline is not None else event.t
                     what = ("received a single card in a 0/7 exchange" if w.detail == "receive"
@@ -206,7 +213,7 @@ class Game:
         if s.awaiting_color is not None:
             who, line, deadline, detail = s.awaiting_color
             by_time = deadline is not None and event.t > deadline
-            if by_time or (turn_start and (deadline is None or seat != who)):
+            if by_time or turn_start:
                 s.awaiting_color = None
                 if s.color is None and s.ruleset.color_must_announce:
                     self.flag("no_color", who, event, f"{s.name(who)} laid a black card without naming a colour.",
@@ -218,6 +225,7 @@ class Game:
         last = max(s.last_uno_call[seat], s.last_uno_anon)
         if detail is None and event.t - last <= r.uno_call_lead_s:
             s.uno_called[seat] = True
+            s.last_uno_call[seat] = s.last_uno_anon = -1e9  # a call answers one play only
             return
         s.uno_called[seat] = False
         deadline = event.t + r.uno_call_grace_s if (r.uno_call_deadline == "release" and detail is None) else None
@@ -348,7 +356,10 @@ class Game:
             self.take_from_pile(ev.count)
             return
         self.take_from_pile(ev.count)
-        paid = min(s.owed[seat], ev.count)
+        payable = s.owed[seat]
+        if seat == s.turn and seat in self._pre_charges:  # the turn's own draw can't be the penalty it just caused
+            payable -= self._pre_charges[seat]
+        paid = min(payable, ev.count)
         s.owed[seat] -= paid
         s.fresh_penalty[seat] += paid  # penalty cards received this turn stay in a 0/7 exchange
         rest = ev.count - paid
@@ -356,7 +367,6 @@ class Game:
             return
         s.counts[seat] += rest
         s.uno_called[seat] = False
-        s.watches = [w for w in s.watches if w.seat != seat]
         assert s.turn is not None
         if seat != s.turn and s.turn_drawn and seat == self.next_seat(s.turn):
             self.set_turn(seat, ev.t)  # the previous seat drew and kept it without saying "pass"

@@ -203,11 +203,6 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool) -> None:
     nxt = g.next_seat(seat, 1 + skips)
     if r.seven_zero and last.value in ("0", "7"):
         exchange(g, ev, seat, last.value, ev.target)
-    if last.value == "wild-draw4":
-        from .state import W4Play
-
-        assert ev.line is not None
-        s.w4 = W4Play(seat, ev.line, ev.t, prev_top, prev_color, nxt)
     winners = [i for i in range(s.n) if s.counts[i] == 0]
     if winners:
         end_hand(g, ev, winners[0])
@@ -217,6 +212,11 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool) -> None:
             s.pending, s.pending_kind = 0, None
         return
     g.set_turn(nxt, ev.t)
+    if last.value == "wild-draw4":  # kept so that the seat that must draw four can challenge it
+        from .state import W4Play
+
+        assert ev.line is not None and s.turn is not None
+        s.w4 = W4Play(seat, ev.line, ev.t, prev_top, prev_color, s.turn)
 
 
 def exchange(g: Game, ev: Play, seat: int, value: str, target: int | None) -> None:

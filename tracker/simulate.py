@@ -72,7 +72,7 @@ class Simulator:
         self.fresh_turn = -1
         self.pile: list[Card] = []
         self.discard: list[Card] = []
-        self.w4_legal = True
+        self.w4_legal: bool | None = True
         self.mistake_kinds = set(cfg.mistakes)
 
     # ------------------------------------------------------------------ plumbing
@@ -168,6 +168,7 @@ class Simulator:
         self.pile = cards
         self.discard = []
         self.hands = [[] for _ in range(self.n)]
+        self.fresh = [[] for _ in range(self.n)]
         for _ in range(self.r.hand_size):
             for seat in range(self.n):
                 self.hands[seat].append(self.pile.pop())
@@ -321,7 +322,7 @@ class Simulator:
     def face_pending(self, seat: int) -> None:
         s = self.s
         r = self.r
-        if s.pending_kind == "wild-draw4" and s.w4 is not None and r.w4_challenge:
+        if s.pending_kind == "wild-draw4" and s.w4 is not None and r.w4_challenge and self.w4_legal is not None:
             if not self.w4_legal or self.chance("failed_challenge"):
                 self.challenge(seat)
                 return
@@ -428,8 +429,8 @@ class Simulator:
              keep_time: bool = False) -> None:
         r = self.r
         hand = self.hands[seat]
-        if cards[-1].value == "wild-draw4":
-            self.w4_legal = not illegal_w4 and self._w4_legal(seat)
+        if cards[-1].value == "wild-draw4":  # None: a flagged play, whose penalty would blur a challenge
+            self.w4_legal = None if expect else (not illegal_w4 and self._w4_legal(seat))
         for c in cards:
             hand.remove(c)
         t = self.t if keep_time else self.tick()
@@ -458,7 +459,8 @@ class Simulator:
         missed = call_uno and self.chance("missed_uno")
         call_before = call_uno and not missed and len(cards) == 1 and not keep_time and self.rng.random() < 0.4
         if call_before:
-            self.emit({"type": "uno", "seat": seat if self.rng.random() < 0.7 else None, "t": round(t - 0.2, 3)})
+            anonymous = not self.s.watches and self.rng.random() < 0.3  # a mic that can't tell who spoke
+            self.emit({"type": "uno", "seat": None if anonymous else seat, "t": round(t - 0.2, 3)})
             obj["t"] = t
         line = self.emit(obj)
         self.discard.extend(cards)
@@ -483,13 +485,18 @@ class Simulator:
     def exchange(self, seat: int, value: str, target: int | None) -> list[int]:
         """Pass or swap the hands (OL-ZERO, OL-SEVEN); returns the seats now holding a single card."""
         n = self.n
-        kept = [list(f) for f in self.fresh]
-        moving = []
-        for i in range(n):
+        kept: list[list[Card]] = []
+        moving: list[list[Card]] = []
+        for i in range(n):  # as many cards stay as came as penalties this turn (OL-70-PENALTY)
             hand = list(self.hands[i])
-            for c in kept[i]:
+            stay = []
+            for c in self.fresh[i]:
                 if c in hand:
                     hand.remove(c)
+                    stay.append(c)
+            while len(stay) < min(len(self.fresh[i]), len(self.hands[i])):
+                stay.append(hand.pop())
+            kept.append(stay)
             moving.append(hand)
         before = [len(h) for h in self.hands]
         if value == "0":
