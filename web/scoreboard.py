@@ -28,14 +28,16 @@ def page(table: str) -> Any:
     return render_template("scoreboard.html", table=table)
 
 
-def score_rows(players: list[str], scores: dict[str, Any]) -> list[list[Any]]:
-    """The CSV body: a header, one row a hand, the totals, the target and the winner."""
+def score_rows(players: list[str], scores: dict[str, Any], flags: list[dict[str, Any]] | None = None) -> list[list[Any]]:
+    """The CSV body: a header, one row a hand, the totals, the flags upheld per seat, the target and the winner."""
     n = max(len(players), len(scores.get("totals") or []))
     names = [players[i] if i < len(players) else f"seat {i}" for i in range(n)]
     rows: list[list[Any]] = [["hand", *names]]
     for i, hand in enumerate(scores.get("hands") or [], start=1):
         rows.append([i, *list(hand) + [""] * (n - len(hand))])
     rows.append(["total", *(scores.get("totals") or [0] * n)])
+    upheld = [f for f in flags or [] if f.get("status") == "upheld"]
+    rows.append(["flags upheld", *(sum(1 for f in upheld if f.get("seat") == i) for i in range(n))])
     rows.append(["target", scores.get("target", "")])
     rows.append(["lowest wins", "yes" if scores.get("lowest_wins") else "no"])
     winner = scores.get("winner")
@@ -47,7 +49,7 @@ def score_rows(players: list[str], scores: dict[str, Any]) -> list[list[Any]]:
 def csv_export(table: str) -> Any:
     tl = _table(table)
     with tl.lock:
-        rows = score_rows(list(tl.state.get("players", [])), tl.scores)
+        rows = score_rows(list(tl.state.get("players", [])), tl.scores, tl.flags)
     buf = io.StringIO()
     csv.writer(buf).writerows(rows)
     return Response(buf.getvalue(), mimetype="text/csv",

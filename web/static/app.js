@@ -136,6 +136,15 @@
       const foot = table_.tFoot; foot.innerHTML = "";
       const tr = foot.insertRow(); tr.id = "totals"; tr.insertCell().textContent = "Total";
       names.forEach((_, j) => { const td = tr.insertCell(); td.textContent = (sc.totals || [])[j] || 0; td.dataset.seat = j; });
+      const flags = d.flags || [];
+      [["upheld", "Flags upheld"], ["open", "Flags open"], ["dismissed", "Flags dismissed"]].forEach(([status, label]) => {
+        const row = foot.insertRow(); row.id = "flags-" + status; row.className = "flag-row"; row.insertCell().textContent = label;
+        names.forEach((_, j) => { const td = row.insertCell(); td.dataset.seat = j;
+          td.textContent = flags.filter((f) => f.status === status && f.seat === j).length; });
+      });
+      const pen = foot.insertRow(); pen.id = "penalty-cards"; pen.className = "flag-row"; pen.insertCell().textContent = "Penalty cards upheld";
+      names.forEach((_, j) => { const td = pen.insertCell(); td.dataset.seat = j;
+        td.textContent = flags.filter((f) => f.status === "upheld" && f.seat === j && f.penalty).reduce((a, f) => a + f.penalty.cards, 0); });
       document.getElementById("target").textContent = sc.target || "—";
       document.getElementById("rule-note").textContent = sc.lowest_wins ? "lowest total wins (Olympic)" : "highest total wins";
       const w = sc.winner;
