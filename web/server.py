@@ -21,6 +21,8 @@ class Server:
         self.server = wsgi.Server((host, port), app, numthreads=threads, max=threads,
                                   request_queue_size=1024, timeout=30, shutdown_timeout=2)
         self.server.nodelay = True
+        # cheroot closes idle keep-alive connections beyond 10 by default; every rig keeps one open between posts
+        self.server.keep_alive_conn_limit = max(64, threads)
         self._thread: threading.Thread | None = None
 
     @property

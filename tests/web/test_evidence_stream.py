@@ -131,7 +131,7 @@ def _read_frames(url: str, stop: threading.Event, out: list[tuple[float, str, di
     host, port = url.split("//")[1].split("/")[0].split(":")
     path = "/" + url.split("//")[1].split("/", 1)[1]
     with socket.create_connection((host, int(port)), timeout=5) as sock:
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        sock.sendall(f"GET {path} HTTP/1.0\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
         sock.settimeout(0.1)
         buf = b""
         while not stop.is_set():
