@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, request
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped]
 
 from .auth import LoginLimiter
 from .camera import CameraHub

@@ -15,7 +15,18 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlparse
 
-from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 
 bp = Blueprint("auth", __name__)
 

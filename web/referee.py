@@ -53,8 +53,8 @@ def _evidence_for(table_id: int, t: float) -> dict[str, list[dict[str, Any]]]:
     after = [e for e in frames if e["t"] > t][:3]
 
     def covers(e: dict[str, Any]) -> bool:
-        end = e["t"] + (e["duration"] or 0.0)
-        return end >= t - window and e["t"] <= t + window
+        end = float(e["t"]) + float(e["duration"] or 0.0)
+        return bool(end >= t - window and float(e["t"]) <= t + window)
 
     clips = [e for e in items if e["kind"] == "clip" and covers(e)]
     audio = [e for e in items if e["kind"] == "audio" and covers(e)]
@@ -160,7 +160,7 @@ def _audit_rows() -> list[dict[str, Any]]:
         if info is None:
             abort(404, description=f"no table named {only!r}")
         table_id = info.id
-    rows = svc.store.rulings(table_id)
+    rows: list[dict[str, Any]] = svc.store.rulings(table_id)
     for r in rows:
         r["at_iso"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(r["at"]))
     return rows

@@ -400,7 +400,9 @@ class Store:
                     size=len(data), sha256=hashlib.sha256(data).hexdigest(), created_at=time.time(),
                 )
             )
-            return int(res.inserted_primary_key[0])
+            key = res.inserted_primary_key
+            assert key is not None
+            return int(key[0])
 
     def evidence(self, table_id: int, t_from: float, t_to: float, kinds: Iterable[str] | None = None) -> list[dict[str, Any]]:
         q = select(evidence_t).where(
