@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
-from .camera import BOUNDARY, FrameError, annotate, mjpeg_part, parse_overlay, placeholder_jpeg
+from .camera import BOUNDARY, MJPEG_START, FrameError, annotate, mjpeg_part, parse_overlay, placeholder_jpeg
 from .live import LiveTables, PostError, TableLive, sse_frame
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -313,7 +313,7 @@ def camera(table: str) -> Response:
     def gen() -> Iterator[bytes]:
         latest = cam.latest(table)
         counter = latest.counter if latest else 0
-        yield mjpeg_part(latest.jpeg if latest else placeholder_jpeg())
+        yield MJPEG_START + mjpeg_part(latest.jpeg if latest else placeholder_jpeg())
         while not cam.closed:
             newer = cam.wait_newer(table, counter, KEEPALIVE_S)
             if cam.closed:

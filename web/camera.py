@@ -125,10 +125,15 @@ class CameraHub:
             self._cond.notify_all()
 
 
+_PART_HEAD = b"Content-Type: image/jpeg\r\n\r\n"
+MJPEG_START = f"--{BOUNDARY}\r\n".encode() + _PART_HEAD
+
+
 def mjpeg_part(jpeg: bytes) -> bytes:
-    return (
-        f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n".encode() + jpeg + b"\r\n"
-    )
+    """One frame of a multipart/x-mixed-replace stream, followed at once by the next part's boundary and headers:
+    Chromium shows a part only when it has parsed the next part's headers, so a frame must not wait for the next
+    frame to be displayed. (Streams begin with MJPEG_START.)"""
+    return jpeg + f"\r\n--{BOUNDARY}\r\n".encode() + _PART_HEAD
 
 
 def placeholder_jpeg(text: str = "no camera yet") -> bytes:

@@ -31,7 +31,7 @@ from flask import (
 from tracker.clauses import clause_text
 
 from .auth import current_user, referee_required
-from .camera import BOUNDARY, mjpeg_part
+from .camera import BOUNDARY, MJPEG_START, mjpeg_part
 from .live import PostError
 from .store import StoreError
 
@@ -217,6 +217,7 @@ def clip(table: str) -> Any:
     paths = [(e["t"], svc.store.evidence_dir / e["path"]) for e in frames]
 
     def gen() -> Iterator[bytes]:
+        yield MJPEG_START
         prev = None
         for ft, path in paths:
             if prev is not None:

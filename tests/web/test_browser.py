@@ -136,5 +136,5 @@ def test_the_live_page_follows_the_game(browser: Any, live_server: Any, sqlite_a
     assert page.inner_text("#turn") == "Ann (0)"
     assert page.inner_text('#seats tr[data-seat="1"] td.count') == "6"
     assert page.locator("#log li").count() == 4 and "plays red-reverse" in page.inner_text("#log")
-    assert page.evaluate("document.querySelector('#camera').naturalWidth") > 0  # the camera placeholder renders
+    page.wait_for_function("document.querySelector('#camera').naturalWidth > 0", timeout=3000)  # the camera view renders
     page.close()

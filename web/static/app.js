@@ -75,6 +75,10 @@
 
   UT.livePage = function (table) {
     const log = document.getElementById("log");
+    // the MJPEG stream never finishes loading: start it after the page's load event, so the page counts as loaded
+    const cam = document.getElementById("camera");
+    const startCamera = () => { cam.src = cam.dataset.src; };
+    if (document.readyState === "complete") startCamera(); else window.addEventListener("load", startCamera);
     let timer = null;
     function addEvents(events, state) {
       events.forEach((ev) => {
