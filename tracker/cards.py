@@ -57,6 +57,12 @@ class Card:
     def __str__(self) -> str:
         return self.code
 
+    def __copy__(self) -> Card:
+        return self  # cards are interned: the engine compares them by identity
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self
+
 
 def _build() -> dict[str, Card]:
     table: dict[str, Card] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .cards import Card
 from .events import Reveal
 from .plays import fits
 from .state import W4Play
@@ -13,13 +14,14 @@ if TYPE_CHECKING:
     from .engine import Game
 
 
-def was_legal(restriction: str, hand: tuple, prev_top: object, prev_color: str | None) -> tuple[bool, str]:
+def was_legal(restriction: str, hand: tuple[Card, ...], prev_top: Card | None,
+              prev_color: str | None) -> tuple[bool, str]:
     """Whether the +4 respected the restriction, judged on the hand held when it was laid; and the reason."""
     if restriction == "no_current_color":
         held = [c.code for c in hand if prev_color is not None and c.color == prev_color]
         return (not held, f"held {', '.join(held)} of the colour in force ({prev_color})" if held else "")
     if restriction == "no_playable":
-        held = [c.code for c in hand if fits(c, prev_top, prev_color)]  # type: ignore[arg-type]
+        held = [c.code for c in hand if fits(c, prev_top, prev_color)]
         return (not held, f"held playable card(s) {', '.join(held)}" if held else "")
     return True, ""
 

@@ -576,7 +576,7 @@ def replay(events: Iterable[Event], ruleset: str | Ruleset | None = None) -> Rep
 
 def evolve(state: GameState, event: Event) -> GameState:
     """The pure step: a new state, the old one untouched."""
-    game = Game(state.ruleset)
+    game = Game()
     game.state = state.copy()
     game.apply(event)
     return game.state

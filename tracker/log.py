@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .cards import COLORS, CARDS, Card
+from .cards import CARDS, COLORS, Card
 from .events import (
     EVENT_TYPES,
     SOURCES,
@@ -118,7 +118,8 @@ def parse_event(obj: Any, line: int | None = None) -> Event:
         "t": float(t), "source": source, "confidence": confidence, "line": line, "extra": extra,
     }
     try:
-        return _BUILDERS[kind](obj, line, common)
+        event: Event = _BUILDERS[kind](obj, line, common)
+        return event
     except LogError:
         raise
     except (TypeError, ValueError) as exc:

@@ -237,7 +237,7 @@ def exchange(g: Game, ev: Play, seat: int, value: str, target: int | None) -> No
         new = list(s.counts)
         new[seat] = stays[seat] + moving[target]
         new[target] = stays[target] + moving[seat]
-    changed = [i for i in range(n) if new[i] != s.counts[i] or value == "0"]
+    changed = list(range(n)) if value == "0" or target is None else [seat, target]  # seats with a new hand
     s.counts = new
     for i in changed:
         s.uno_called[i] = False

@@ -1,0 +1,50 @@
+"""Property tests: simulated matches with planted mistakes replay to exactly the flags a perfect referee raises."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tracker.engine import replay
+from tracker.ruleset import RULESET_NAMES, load_ruleset
+from tracker.simulate import MISTAKES, SimConfig, simulate_match
+
+
+def _seats(ruleset: str) -> st.SearchStrategy[int]:
+    r = load_ruleset(ruleset)
+    return st.integers(min_value=r.players_min, max_value=min(r.players_max, 8))
+
+
+@pytest.mark.parametrize("ruleset", RULESET_NAMES)
+def test_two_thousand_simulated_matches_replay_to_the_planted_flags(ruleset: str) -> None:
+    @settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(seed=st.integers(0, 2**31), players=_seats(ruleset), rate=st.sampled_from([0.0, 0.02, 0.05, 0.1]),
+           target=st.sampled_from([100, 200, 500]))
+    def check(seed: int, players: int, rate: float, target: int) -> None:
+        sim = simulate_match(SimConfig(ruleset=ruleset, players=players, seed=seed, rate=rate, target=target,
+                                       max_hands=4))
+        result = replay(sim.events)
+        got = sorted((f.code, f.seat, f.line) for f in result.flags)
+        assert got == sim.truth_keys()
+
+    check()
+
+
+def test_every_kind_of_mistake_gets_planted_somewhere() -> None:
+    planted: set[str] = set()
+    for ruleset in RULESET_NAMES:
+        for seed in range(30):
+            sim = simulate_match(SimConfig(ruleset=ruleset, players=4, seed=seed, rate=0.2, max_hands=2))
+            planted |= {f["code"] for f in sim.truth}
+    assert planted == set(MISTAKES)
+
+
+def test_no_mistakes_means_no_flags() -> None:
+    for ruleset in RULESET_NAMES:
+        sim = simulate_match(SimConfig(ruleset=ruleset, players=4, seed=5, mistakes=(), max_hands=3))
+        assert sim.truth == [] and replay(sim.events).flags == []
+
+
+def test_a_simulated_match_reaches_its_target() -> None:
+    sim = simulate_match(SimConfig(ruleset="mattel", players=3, seed=2, rate=0.0))
+    scores = replay(sim.events).scores
+    assert scores["winner"] is not None and max(scores["totals"]) >= 500

@@ -1,0 +1,71 @@
+"""A replayed game as text a referee can read at the table: the plays, the flags where they happened, the scores."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from .engine import Replay
+from .events import Challenge, ColorCall, Draw, Event, HandStart, MatchStart, Pass, Play, Reveal, Starter, Uno
+from .flags import Flag
+
+
+def _seat(players: list[str], seat: int | None) -> str:
+    if seat is None:
+        return "?"
+    return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
+
+
+def _line(ev: Event, players: list[str]) -> str:
+    if isinstance(ev, MatchStart):
+        return f"match: {ev.ruleset}, players {', '.join(ev.players)}" + (f", to {ev.target}" if ev.target else "")
+    if isinstance(ev, HandStart):
+        return f"--- new hand, {_seat(players, ev.dealer)} deals ---"
+    if isinstance(ev, Starter):
+        assert ev.card is not None
+        return f"starter {ev.card.code}" + (f" ({ev.color})" if ev.color else "")
+    if isinstance(ev, Play):
+        who = _seat(players, ev.seat) if ev.seat is not None else "(unseen seat)"
+        extra = f" -> {ev.color}" if ev.color else ""
+        extra += f", swaps with {_seat(players, ev.target)}" if ev.target is not None else ""
+        return f"{who} plays {' + '.join(c.code for c in ev.cards)}{extra}"
+    if isinstance(ev, Draw):
+        return f"{_seat(players, ev.seat)} draws {ev.count}"
+    if isinstance(ev, Pass):
+        return f"{_seat(players, ev.seat)} passes"
+    if isinstance(ev, Uno):
+        return f"{_seat(players, ev.seat)}: \"UNO!\""
+    if isinstance(ev, ColorCall):
+        return f"{_seat(players, ev.seat)} names {ev.color}"
+    if isinstance(ev, Challenge):
+        return f"{_seat(players, ev.seat)} challenges the Wild Draw Four"
+    if isinstance(ev, Reveal):
+        return f"{_seat(players, ev.seat)} shows {', '.join(c.code for c in ev.cards) or 'no cards'}"
+    return ev.type
+
+
+def render_game(events: Sequence[Event], result: Replay) -> str:
+    state = result.state
+    players = state.players
+    by_line: dict[int, list[Flag]] = defaultdict(list)
+    for f in result.flags:
+        by_line[f.line].append(f)
+    out: list[str] = []
+    for ev in events:
+        out.append(f"{ev.t:8.1f}s  {_line(ev, players)}")
+        for f in by_line.get(ev.line or -1, []):
+            pen = f", penalty {f.penalty} card(s)" if f.penalty else ""
+            out.append(f"{'':10}  ! {f.code} [{f.rule}] {f.message}{pen} ({f.status})")
+    scores = result.scores
+    out.append("")
+    out.append(f"flags: {len(result.flags)}")
+    out.append("scores (" + ("lowest wins" if scores["lowest_wins"] else "winner takes the others' hands")
+               + f", target {scores['target']}):")
+    width = max((len(p) for p in players), default=4) + 2
+    out.append("  hand  " + "".join(p.rjust(width) for p in players))
+    for i, hand in enumerate(scores["hands"], start=1):
+        out.append(f"  {i:>4}  " + "".join(str(v).rjust(width) for v in hand))
+    out.append("  total " + "".join(str(v).rjust(width) for v in scores["totals"]))
+    winner = scores["winner"]
+    out.append("winner: " + (_seat(players, winner) if winner is not None else "none yet"))
+    return "\n".join(out)
