@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import signal
 import socket
 import statistics
@@ -58,6 +59,29 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def start_server(data: Path, threads: int, env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
+    """`unotable serve` on a free port; tries another port if one was taken between the probe and the bind."""
+    last = ""
+    for _attempt in range(3):
+        port = free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "unotable.cli", "serve", "--port", str(port), "--data", str(data),
+             "--threads", str(threads)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return server, port
+            except OSError:
+                if server.poll() is not None:
+                    break
+                time.sleep(0.1)
+        server.kill()
+        last = server.communicate()[0] or ""
+    raise SystemExit(f"the server did not start: {last}")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -228,6 +252,7 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=512, help="server worker threads")
     ap.add_argument("--plot", type=Path, default=None, help="write a latency histogram PNG here")
     ap.add_argument("--json", type=Path, default=None, help="write the figures as JSON here")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary data folder and the server's log")
     args = ap.parse_args()
     if args.clients + args.tables + 16 > args.threads:
         ap.error(f"--threads {args.threads} is too few for {args.clients} listeners and {args.tables} posters")
@@ -242,23 +267,10 @@ def main() -> int:
     store.dispose()
     print(f"simulating {args.tables} x {per_table} events ...", flush=True)
     games = {t: game_events(i, per_table) for i, t in enumerate(tokens)}
-    port = free_port()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env.pop("DATABASE_URL", None)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "unotable.cli", "serve", "--port", str(port), "--data", str(data),
-         "--threads", str(args.threads)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
+    server, port = start_server(data, args.threads, env)
     try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.time() > deadline:
-                    raise SystemExit(f"server did not start: {server.stdout.read() if server.stdout else ''}") from None
-                time.sleep(0.1)
         res = asyncio.run(drive(args, port, tokens, games))
         stored = Store(sqlite_url(data), data / "evidence")
         res["stored_events"] = sum(stored.event_count(stored.table(t).id) for t in tokens)
@@ -270,9 +282,11 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             server.kill()
             out, _ = server.communicate()
-        log = data / "server.log"
-        log.write_text(out or "")
-        print(f"server log: {log}")
+        if args.keep:
+            (data / "server.log").write_text(out or "")
+            print(f"data and server log kept in {data}")
+        else:
+            shutil.rmtree(data, ignore_errors=True)
     lat = res.pop("latencies")
     ok = res["p99_ms"] < 200 and res["lost"] == 0 and res["duplicated"] == 0 and res["post_errors"] == 0
     print(f"\n{res['tables']} tables x {res['rate_per_table']:g} events/s, {res['clients']} SSE clients, "

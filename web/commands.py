@@ -70,6 +70,12 @@ def _serve(args: argparse.Namespace) -> int:
         return 1
     print(f"unotable dashboard on {server.url}  (data: {app.config['DATA_DIR']}, "
           f"db: {app.config['DATABASE_URL'].split('@')[-1]})", flush=True)
+    import signal
+
+    def _stop(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt  # SIGTERM (systemd, docker stop) ends the server as Ctrl-C does: streams closed
+
+    signal.signal(signal.SIGTERM, _stop)
     try:
         server.server.serve()
     except KeyboardInterrupt:

@@ -138,3 +138,24 @@ def test_the_live_page_follows_the_game(browser: Any, live_server: Any, sqlite_a
     assert page.locator("#log li").count() == 4 and "plays red-reverse" in page.inner_text("#log")
     page.wait_for_function("document.querySelector('#camera').naturalWidth > 0", timeout=3000)  # the camera view renders
     page.close()
+
+
+def test_the_live_page_shows_the_turn_timer_where_the_ruleset_has_one(
+    browser: Any, live_server: Any, sqlite_app: Any, h: Any
+) -> None:
+    timed = h.add_table(sqlite_app, "timed")
+    plain = h.add_table(sqlite_app, "plain")
+    for table, token, ruleset in (("timed", timed, "falsonal"), ("plain", plain, "mattel")):
+        post(live_server, table, token, [dict(START[0], ruleset=ruleset, players=["Ann", "Bob", "Cy", "Dan"]),
+                                         *START[1:]])
+    page = browser.new_page()
+    page.goto(f"{live_server.url}/tables/timed")
+    page.wait_for_selector("#timer-row:not([hidden])", timeout=3000)
+    first = float(page.inner_text("#timer").split()[0])
+    assert 0 < first <= 15  # FA-TIMER: 15 s a turn
+    time.sleep(0.5)
+    assert float(page.inner_text("#timer").split()[0]) < first  # it counts down
+    page.goto(f"{live_server.url}/tables/plain")
+    page.wait_for_selector('#top-card[data-card="red-5"]')
+    assert page.is_hidden("#timer-row")
+    page.close()
