@@ -6,7 +6,7 @@ and look their properties up in O(1): replaying 100,000 events must not re-parse
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 COLORS: tuple[str, ...] = ("red", "yellow", "green", "blue")
@@ -21,38 +21,28 @@ class CardError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One face of the deck. `color` is None for the two black cards."""
+    """One face of the deck. `color` is None for the two black cards.
+
+    The kind flags are plain fields computed once, not properties: the engine reads them on every play.
+    """
 
     code: str
     color: str | None
     value: str  # "0".."9", "skip", "reverse", "draw2", "wild", "wild-draw4"
+    is_number: bool = field(init=False, compare=False)
+    is_action: bool = field(init=False, compare=False)  # a coloured action card: Skip, Reverse, Draw Two
+    is_wild: bool = field(init=False, compare=False)  # a black card: Wild or Wild Draw Four
+    is_draw: bool = field(init=False, compare=False)
+    points: int = field(init=False, compare=False)  # CH-SCORE, MA-SCORE, OL-SCORE
 
-    @property
-    def is_number(self) -> bool:
-        return self.value in NUMBERS
-
-    @property
-    def is_action(self) -> bool:
-        """A coloured action card: Skip, Reverse, Draw Two."""
-        return self.value in ACTIONS
-
-    @property
-    def is_wild(self) -> bool:
-        """A black card: Wild or Wild Draw Four."""
-        return self.color is None
-
-    @property
-    def is_draw(self) -> bool:
-        return self.value in ("draw2", "wild-draw4")
-
-    @property
-    def points(self) -> int:
-        """Scoring value, common to all four rulebooks (CH-SCORE, MA-SCORE, OL-SCORE)."""
-        if self.is_number:
-            return int(self.value)
-        if self.is_action:
-            return 20
-        return 50
+    def __post_init__(self) -> None:
+        number = self.value in NUMBERS
+        action = self.value in ACTIONS
+        object.__setattr__(self, "is_number", number)
+        object.__setattr__(self, "is_action", action)
+        object.__setattr__(self, "is_wild", self.color is None)
+        object.__setattr__(self, "is_draw", self.value in ("draw2", "wild-draw4"))
+        object.__setattr__(self, "points", int(self.value) if number else 20 if action else 50)
 
     def __str__(self) -> str:
         return self.code

@@ -53,4 +53,5 @@ def judge_challenge(g: Game, ev: Reveal, w4: W4Play) -> None:
         s.top, s.color = w4.prev_top, w4.prev_color
     if r.w4_guilty_loses_turn:
         s.skip_next[seat] = True
+        s.skips_pending = True
     g.set_turn(challenger, ev.t)

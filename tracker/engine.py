@@ -90,11 +90,12 @@ class Game:
             return s
         if self._pre_charges:
             self._pre_charges = {}
-        if s.phase in ("playing", "hand_over") and s.players:
-            seat = self.resolve_seat(event)
+        timer = s.ruleset.turn_timer_s and s.phase == "playing"
+        if (s.watches or s.awaiting_color is not None or timer) and s.players:
             self._pre = True
-            self.close_windows(event, seat)
-            if s.ruleset.turn_timer_s and s.phase == "playing":
+            if s.watches or s.awaiting_color is not None:
+                self.close_windows(event, self.resolve_seat(event))
+            if timer:
                 self.check_timer(event)
             self._pre = False
         if event.t > s.last_t:
@@ -107,24 +108,27 @@ class Game:
 
     # ------------------------------------------------------------------ helpers shared with plays.py
     def next_seat(self, seat: int, steps: int = 1) -> int:
-        return (seat + self.state.direction * steps) % self.state.n
+        s = self.state
+        return (seat + s.direction * steps) % s.n
 
     def set_turn(self, seat: int, t: float) -> None:
         """Hand the turn to `seat`, passing over a seat that must miss its turn (OL-W4-CHALLENGE)."""
         s = self.state
-        for _ in range(s.n):
-            if s.skip_next[seat]:
+        if s.skips_pending:
+            for _ in range(s.n):
+                if not s.skip_next[seat]:
+                    break
                 s.skip_next[seat] = False
                 seat = self.next_seat(seat)
-                continue
-            break
+            s.skips_pending = any(s.skip_next)
         s.turn = seat
         s.turn_id += 1
         s.turn_started = t
         s.turn_drawn = False
         s.timer_fired = False
-        for i in range(s.n):
-            s.fresh_penalty[i] = 0
+        if s.fresh_any:
+            s.fresh_penalty = [0] * len(s.fresh_penalty)
+            s.fresh_any = False
 
     def warn(self, event: Event, text: str) -> None:
         self.state.warnings.append(f"line {event.line}: {text}")
@@ -265,7 +269,7 @@ class Game:
         except RulesetError as exc:
             raise RulesetError(f"line {ev.line}: {exc}") from None
         n = len(ev.players)
-        s = GameState(ruleset=ruleset, players=list(ev.players), target=ev.target or ruleset.target)
+        s = GameState(ruleset=ruleset, players=list(ev.players), target=ev.target or ruleset.target, n=n)
         s.totals = [0] * n
         s.counts = [0] * n
         s.owed = [0] * n
@@ -312,6 +316,8 @@ class Game:
         s.last_uno_call = [-1e9] * n
         s.last_uno_anon = -1e9
         s.skip_next = [False] * n
+        s.skips_pending = False
+        s.fresh_any = False
         s.watches = []
         s.awaiting_color = None
         s.last_color_call = None
@@ -361,7 +367,9 @@ class Game:
             payable -= self._pre_charges[seat]
         paid = min(payable, ev.count)
         s.owed[seat] -= paid
-        s.fresh_penalty[seat] += paid  # penalty cards received this turn stay in a 0/7 exchange
+        if paid:
+            s.fresh_penalty[seat] += paid  # penalty cards received this turn stay in a 0/7 exchange
+            s.fresh_any = True
         rest = ev.count - paid
         if rest == 0:
             return

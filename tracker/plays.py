@@ -60,6 +60,8 @@ def check_play(g: Game, ev: Play, seat: int, is_turn: bool) -> None:
     r = s.ruleset
     cards = ev.cards
     top = s.top
+    if is_turn and not s.starter_bad and not s.pending and len(cards) == 1 and fits(cards[0], top, s.color):
+        return  # the common case: one fitting card on your turn
     who = s.name(seat)
     laid = _describe(cards)
     if not is_turn:
@@ -168,7 +170,7 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool) -> None:
     else:
         s.color = last.color
     s.last_color_call = None
-    s.last_play = {"seat": seat, "cards": [c.code for c in cards], "line": ev.line, "inferred": inferred, "t": ev.t}
+    s.last_play = (seat, cards, ev.line, inferred, ev.t)
     s.w4 = None
     owed = s.owed[seat]  # penalty cards not drawn yet are not in the hand
     if s.counts[seat] - owed == 1 and before - owed > 1:
@@ -179,6 +181,8 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool) -> None:
 
     skips = 0
     for c in cards:
+        if c.is_number:
+            continue
         if c.value == "reverse":
             if s.n == 2 and r.two_player_reverse_skips:
                 skips += 1
@@ -201,11 +205,12 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool) -> None:
     if s.pending and not last.is_draw:  # a non-draw card laid on a pending draw (flagged): that draw is gone
         s.pending, s.pending_kind = 0, None
     nxt = g.next_seat(seat, 1 + skips)
+    winner = seat if s.counts[seat] == 0 else None
     if r.seven_zero and last.value in ("0", "7"):
         exchange(g, ev, seat, last.value, ev.target)
-    winners = [i for i in range(s.n) if s.counts[i] == 0]
-    if winners:
-        end_hand(g, ev, winners[0])
+        winner = next((i for i in range(s.n) if s.counts[i] == 0), None)
+    if winner is not None:
+        end_hand(g, ev, winner)
         if s.pending and r.last_card_draw_counts:
             s.turn = nxt
         else:

@@ -73,6 +73,9 @@ class GameState:
     last_color_call: tuple[float, int | None, str] | None = None
     w4: W4Play | None = None
     skip_next: list[bool] = field(default_factory=list)
+    skips_pending: bool = False
+    fresh_any: bool = False
+    n: int = 0  # seats at the table (len(players)), kept as a field: it is read on every turn
     starter_bad: bool = False
     plays_this_hand: int = 0
     hand_winner: int | None = None
@@ -85,12 +88,8 @@ class GameState:
     flag_index: dict[str, Flag] = field(default_factory=dict)
     inferred_lines: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    last_play: dict[str, Any] | None = None
+    last_play: tuple[int, tuple[Card, ...], int | None, bool, float] | None = None  # seat, cards, line, inferred, t
     last_t: float = 0.0
-
-    @property
-    def n(self) -> int:
-        return len(self.players)
 
     def copy(self) -> GameState:
         """A deep copy, so that `evolve` can stay pure while `apply` mutates in place."""
@@ -127,7 +126,9 @@ class GameState:
             "turn_deadline": (self.turn_started + timer) if timer and self.turn_started is not None
             and self.phase == "playing" else None,
             "last_event_t": self.last_t,
-            "last_play": self.last_play,
+            "last_play": None if self.last_play is None else {
+                "seat": self.last_play[0], "cards": [c.code for c in self.last_play[1]], "line": self.last_play[2],
+                "inferred": self.last_play[3], "t": self.last_play[4]},
             "inferred_lines": list(self.inferred_lines),
             "warnings": list(self.warnings),
             "winner": self.match_winner,
