@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-AREAS = ("tracker", "datasets", "vision", "speech", "web", "unotable.run")
+AREAS = ("tracker", "datasets", "vision", "vision.video_commands", "speech", "web", "unotable.run")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,6 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name and module_name.startswith(exc.name):
                 continue
             raise
+        if not hasattr(module, "register"):
+            continue
         module.register(sub)
     return parser
 
