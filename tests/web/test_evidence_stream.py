@@ -218,3 +218,21 @@ def test_bad_delay_is_refused(sqlite_app: Any, h: Any) -> None:
     sqlite_app.extensions["unotable"].live.refresh_info("t1")
     page = c.get("/overlay/t1?delay=5").text  # a stream can be held back longer, never less
     assert 'data-delay="30.0"' in page
+
+
+def test_the_referee_can_play_archived_frames_as_a_clip(sqlite_app: Any, h: Any) -> None:
+    token = h.add_table(sqlite_app)
+    h.add_user(sqlite_app)
+    c = sqlite_app.test_client()
+    frames = [jpeg(value=v) for v in (40, 120, 200)]
+    for t, f in zip((10.0, 10.2, 10.4), frames, strict=True):
+        upload(c, h, token, "frame", t, f, "f.jpg")
+    upload(c, h, token, "frame", 60.0, jpeg(value=10), "far.jpg")
+    assert c.get("/referee/clip/t1.mjpg?t=10.2").status_code == 302  # referees only
+    h.login(c)
+    r = c.get("/referee/clip/t1.mjpg?t=10.2")
+    assert r.mimetype == "multipart/x-mixed-replace"
+    body = r.get_data()
+    assert [body.index(f) for f in frames] == sorted(body.index(f) for f in frames)  # in time order
+    assert body.count(b"Content-Type: image/jpeg") == 4  # three frames and the next part's header; not t=60
+    assert c.get("/referee/clip/t1.mjpg?t=soon").status_code == 400
