@@ -18,6 +18,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from .camera import BOUNDARY, MJPEG_START, FrameError, annotate, mjpeg_part, parse_overlay, placeholder_jpeg
+from .auth import current_user
 from .live import LiveTables, PostError, TableLive, sse_frame
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -90,34 +91,54 @@ def post_events(table: str) -> Response:
     return resp
 
 
+def viewer_delay(tl: TableLive) -> float:
+    """The broadcast delay this reader must get: a table's delay binds anonymous readers (the public, the stream
+    operator's overlay), not a logged-in referee or spectator account, nor the table's own rig."""
+    delay = float(tl.info.broadcast_delay)
+    if delay <= 0 or current_user() is not None:
+        return 0.0
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer ") and services().store.token_matches(tl.info, header[7:].strip()):
+        return 0.0
+    return delay
+
+
+def _view(tl: TableLive, all_events: bool = False) -> dict[str, Any]:
+    """What this reader may see now: the live table, or the table as it stood `viewer_delay` seconds ago."""
+    delay = viewer_delay(tl)
+    if delay > 0:
+        view = services().live.delayed_snapshot(tl, time.time() - delay, public=False,
+                                                recent=None if all_events else 0)
+        view["delayed_s"] = delay
+        return view
+    with tl.lock:
+        return {"seq": tl.seq, "state": tl.state, "scores": tl.scores, "flags": list(tl.flags),
+                "events": list(tl.bodies) if all_events else []}
+
+
 @bp.get("/tables/<table>/events")
 def get_events(table: str) -> Response:
     tl = _table_or_404(table)
-    with tl.lock:
-        return jsonify({"table": table, "events": list(tl.bodies)})
+    return jsonify({"table": table, "events": _view(tl, all_events=True)["events"]})
 
 
 @bp.get("/tables/<table>/state")
 def get_state(table: str) -> Response:
-    tl = _table_or_404(table)
-    with tl.lock:
-        return jsonify({"table": table, "lines": tl.seq, "state": tl.state})
+    view = _view(_table_or_404(table))
+    return jsonify({"table": table, "lines": view["seq"], "state": view["state"]})
 
 
 @bp.get("/tables/<table>/flags")
 def get_flags(table: str) -> Response:
-    tl = _table_or_404(table)
     status = request.args.get("status")
-    with tl.lock:
-        flags = [f for f in tl.flags if status is None or f.get("status") == status]
+    flags = [f for f in _view(_table_or_404(table))["flags"] if status is None or f.get("status") == status]
     return jsonify({"table": table, "flags": flags})
 
 
 @bp.get("/tables/<table>/scores")
 def get_scores(table: str) -> Response:
-    tl = _table_or_404(table)
-    with tl.lock:
-        return jsonify({"table": table, "scores": tl.scores, "players": tl.state.get("players", [])})
+    view = _view(_table_or_404(table))
+    return jsonify({"table": table, "scores": view["scores"], "players": view["state"].get("players", [])})
 
 
 @bp.get("/tables/<table>/stream")
@@ -132,6 +153,7 @@ def stream(table: str) -> Response:
     if not 0 <= delay <= MAX_DELAY_S:
         return error(f"bad delay {delay:g}: expected 0-{MAX_DELAY_S:g} seconds", 400)
     public = request.args.get("view") == "public"
+    delay = max(delay, viewer_delay(tl))
     gen = _delayed_stream(tl, delay, public) if delay > 0 else _live_stream(tl, public)
     return Response(gen, mimetype="text/event-stream", direct_passthrough=True,
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -138,16 +138,19 @@ class LiveTables:
                 "received_at": tl.last_received, "server_time": time.time(),
             }
 
-    def delayed_snapshot(self, tl: TableLive, before: float, public: bool = True) -> dict[str, Any]:
-        """The table as it stood at wall time `before` (for a broadcast delay): a replay of what was stored by then."""
+    def delayed_snapshot(
+        self, tl: TableLive, before: float, public: bool = True, recent: int | None = RECENT_EVENTS
+    ) -> dict[str, Any]:
+        """The table as it stood at wall time `before` (for a broadcast delay): a replay of what was stored by then,
+        with its last `recent` events (all with None)."""
         stored = self.store.events(tl.info.id, received_before=before)
         events = [parse_event(s.body, s.seq) for s in stored]
         result = replay(events, tl.info.ruleset)
         state, scores, flags = _result_dicts(result)
-        recent = [dict(s.body, log_line=s.seq) for s in stored[-RECENT_EVENTS:]]
+        shown = [dict(s.body, log_line=s.seq) for s in (stored if recent is None else stored[len(stored) - recent:])]
         return {
             "table": tl.info.name, "seq": len(stored), "state": state, "scores": scores, "flags": flags,
-            "events": [public_event(b) for b in recent] if public else recent,
+            "events": [public_event(b) for b in shown] if public else shown,
             "received_at": stored[-1].received_at if stored else 0.0, "server_time": time.time(),
         }
 

@@ -129,6 +129,7 @@ evidence_t = Table(
 Index("ix_evidence_table_t", evidence_t.c.table_id, evidence_t.c.t)
 
 ROLES = ("referee", "spectator")
+MAX_BROADCAST_DELAY_S = 600
 TABLE_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 
 _SQLITE_TRIGGERS = (
@@ -214,8 +215,8 @@ class Store:
         """Register a table rig; returns it and its bearer token (shown once, stored only hashed)."""
         if not name or len(name) > 64 or not set(name) <= TABLE_NAME_CHARS:
             raise StoreError(f"bad table name {name!r}: use 1-64 letters, digits, '-' or '_'")
-        if broadcast_delay < 0 or broadcast_delay > 3600:
-            raise StoreError(f"bad broadcast delay {broadcast_delay}: expected 0-3600 seconds")
+        if not 0 <= broadcast_delay <= MAX_BROADCAST_DELAY_S:
+            raise StoreError(f"bad broadcast delay {broadcast_delay:g}: expected 0-{MAX_BROADCAST_DELAY_S} seconds")
         if self.table(name) is not None:
             raise StoreError(f"table {name!r} exists already")
         token = secrets.token_urlsafe(32)
@@ -241,8 +242,8 @@ class Store:
         return [TableInfo(**r) for r in rows]
 
     def set_broadcast_delay(self, table_id: int, seconds: float) -> None:
-        if seconds < 0 or seconds > 3600:
-            raise StoreError(f"bad broadcast delay {seconds}: expected 0-3600 seconds")
+        if not 0 <= seconds <= MAX_BROADCAST_DELAY_S:
+            raise StoreError(f"bad broadcast delay {seconds:g}: expected 0-{MAX_BROADCAST_DELAY_S} seconds")
         with self._writing(), self.engine.begin() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(broadcast_delay=float(seconds)))
 

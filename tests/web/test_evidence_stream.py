@@ -236,3 +236,25 @@ def test_the_referee_can_play_archived_frames_as_a_clip(sqlite_app: Any, h: Any)
     assert [body.index(f) for f in frames] == sorted(body.index(f) for f in frames)  # in time order
     assert body.count(b"Content-Type: image/jpeg") == 4  # three frames and the next part's header; not t=60
     assert c.get("/referee/clip/t1.mjpg?t=soon").status_code == 400
+
+
+def test_a_tables_broadcast_delay_binds_anonymous_readers(sqlite_app: Any, h: Any) -> None:
+    """With a delay set, the public (and the overlay's operator) read the table as it stood `delay` s ago; referees,
+    spectator accounts and the table's own rig read it live."""
+    token = h.add_table(sqlite_app, broadcast_delay=30)
+    h.add_user(sqlite_app, "fan", role="spectator")
+    rig = sqlite_app.test_client()
+    rig.post("/api/tables/t1/events", json=START, headers=h.bearer(token))
+    anon = sqlite_app.test_client()
+    assert anon.get("/api/tables/t1/state").get_json()["lines"] == 0
+    assert anon.get("/api/tables/t1/events").get_json()["events"] == []
+    assert anon.get("/api/tables/t1/state?delay=0").get_json()["state"]["top_card"] is None
+    resp = anon.get("/api/tables/t1/stream", buffered=False)
+    first = next(iter(resp.response))
+    resp.close()
+    assert b'"seq":0' in first and b"red-5" not in first
+    assert rig.get("/api/tables/t1/state", headers=h.bearer(token)).get_json()["state"]["top_card"] == "red-5"
+    fan = sqlite_app.test_client()
+    h.login(fan, "fan")
+    assert fan.get("/api/tables/t1/state").get_json()["state"]["top_card"] == "red-5"
+    assert len(fan.get("/api/tables/t1/events").get_json()["events"]) == 3
