@@ -17,8 +17,8 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
-from .camera import BOUNDARY, MJPEG_START, FrameError, annotate, mjpeg_part, parse_overlay, placeholder_jpeg
 from .auth import current_user
+from .camera import BOUNDARY, MJPEG_START, FrameError, annotate, mjpeg_part, parse_overlay, placeholder_jpeg
 from .live import LiveTables, PostError, TableLive, sse_frame
 
 bp = Blueprint("api", __name__, url_prefix="/api")
