@@ -107,7 +107,7 @@ def _view(tl: TableLive, all_events: bool = False) -> dict[str, Any]:
     """What this reader may see now: the live table, or the table as it stood `viewer_delay` seconds ago."""
     delay = viewer_delay(tl)
     if delay > 0:
-        view = services().live.delayed_snapshot(tl, time.time() - delay, public=False,
+        view: dict[str, Any] = services().live.delayed_snapshot(tl, time.time() - delay, public=False,
                                                 recent=None if all_events else 0)
         view["delayed_s"] = delay
         return view
