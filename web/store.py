@@ -181,6 +181,8 @@ class Store:
     """All database access of the dashboard. Thread-safe: one Engine with a connection pool."""
 
     def __init__(self, url: str, evidence_dir: Path) -> None:
+        if url.startswith("postgres://"):  # the spelling many hosts hand out; SQLAlchemy wants postgresql://
+            url = "postgresql://" + url[len("postgres://"):]
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         self.evidence_dir = Path(evidence_dir)

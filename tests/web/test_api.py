@@ -155,3 +155,23 @@ def test_the_stream_sends_a_snapshot_then_every_update(app: Any, h: Any) -> None
     assert snap["seq"] == 2 and [e["log_line"] for e in snap["events"]] == [1, 2]
     assert first["seq"] == 3 and first["events"][0]["card"] == "red-5" and first["state"]["top_card"] == "red-5"
     assert [e["log_line"] for e in second["events"]] == [4, 5] and second["state"]["top_card"] == "red-7"
+
+
+def test_database_url_from_the_environment(db_url: str, data_dir: Any, monkeypatch: pytest.MonkeyPatch, h: Any) -> None:
+    from web import create_app
+
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    app = create_app({"DATA_DIR": str(data_dir), "SECRET_KEY": "k"})
+    try:
+        assert app.config["DATABASE_URL"] == db_url
+        assert app.extensions["unotable"].store.is_sqlite == db_url.startswith("sqlite")
+        token = h.add_table(app)
+        c = app.test_client()
+        assert c.post("/api/tables/t1/events", json=START[0], headers=h.bearer(token)).status_code == 201
+    finally:
+        app.extensions["unotable"].store.dispose()
+    monkeypatch.delenv("DATABASE_URL")
+    default = create_app({"DATA_DIR": str(data_dir / "other"), "SECRET_KEY": "k"})
+    assert default.config["DATABASE_URL"] == f"sqlite:///{(data_dir / 'other' / 'unotable.db').resolve()}"
+    assert (data_dir / "other" / "unotable.db").exists()
+    default.extensions["unotable"].store.dispose()
