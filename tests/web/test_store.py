@@ -131,3 +131,15 @@ def test_evidence_is_found_by_time(store: Store) -> None:
     assert [(e["kind"], e["t"]) for e in got] == [("audio", 4.0), ("frame", 5.0), ("frame", 9.0)]
     assert [e["t"] for e in store.evidence(info.id, 0, 100, kinds=["frame"])] == [1.0, 5.0, 9.0]
     assert store.evidence_item(got[0]["id"])["duration"] == 3.0
+
+
+def test_sqlite_runs_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
+    s = Store(f"sqlite:///{tmp_path / 'u.db'}", tmp_path / "evidence")
+    s.create_all()
+    with s.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL: committed means on disk
+    info, _ = s.add_table("t")
+    s.append_events(info.id, 1, [{"t": 0.0, "type": "hand_start"}])
+    assert (tmp_path / "u.db-wal").exists()
+    s.dispose()
