@@ -37,7 +37,7 @@ def _replay(args: argparse.Namespace) -> int:
 
     try:
         events = read_log(args.log)
-        result = replay(events, args.ruleset)
+        result = replay(events, args.ruleset, base_dir=Path(args.log).resolve().parent)
     except FileNotFoundError:
         print(f"unotable replay: no such log file: {args.log}", file=sys.stderr)
         return 2

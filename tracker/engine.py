@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .cards import Card, hand_points
@@ -72,8 +73,9 @@ class Replay:
 class Game:
     """One table's game, advanced event by event."""
 
-    def __init__(self, ruleset: str | Ruleset | None = None) -> None:
-        self.override = load_ruleset(ruleset) if ruleset is not None else None
+    def __init__(self, ruleset: str | Ruleset | None = None, base_dir: str | Path | None = None) -> None:
+        self.base_dir = base_dir  # where a log's relative ruleset path is looked up
+        self.override = load_ruleset(ruleset, base_dir) if ruleset is not None else None
         self.state = GameState(ruleset=self.override or load_ruleset("mattel"))
         self._index = 0
         self._pre = False  # True while flags this event closes are charged, before the event itself acts
@@ -265,7 +267,7 @@ class Game:
     # ------------------------------------------------------------------ handlers
     def on_match_start(self, ev: MatchStart) -> None:
         try:
-            ruleset = self.override or load_ruleset(ev.ruleset)
+            ruleset = self.override or load_ruleset(ev.ruleset, self.base_dir)
         except RulesetError as exc:
             raise RulesetError(f"line {ev.line}: {exc}") from None
         n = len(ev.players)
@@ -570,13 +572,14 @@ def apply_corrections(events: Sequence[Event]) -> list[Event]:
     return out
 
 
-def replay(events: Iterable[Event], ruleset: str | Ruleset | None = None) -> Replay:
+def replay(events: Iterable[Event], ruleset: str | Ruleset | None = None,
+           base_dir: str | Path | None = None) -> Replay:
     """Fold a whole log (corrections applied first) into state, flags and scores."""
     evs = list(events)
     for i, ev in enumerate(evs, start=1):
         if ev.line is None:
             object.__setattr__(ev, "line", i)
-    game = Game(ruleset)
+    game = Game(ruleset, base_dir)
     for ev in apply_corrections(evs):
         game.apply(ev)
     return game.result()

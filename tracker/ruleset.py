@@ -165,11 +165,18 @@ def _builtin_data(name: str) -> dict[str, Any]:
 _CACHE: dict[str, Ruleset] = {}
 
 
-def load_ruleset(spec: str | Path | Ruleset) -> Ruleset:
-    """A ruleset by built-in name (`falsonal`) or from a TOML file path; a file may say `base = "mattel"`."""
+def load_ruleset(spec: str | Path | Ruleset, base_dir: str | Path | None = None) -> Ruleset:
+    """A ruleset by built-in name (`falsonal`) or from a TOML file path; a file may say `base = "mattel"`.
+
+    A relative path is looked up in the working directory, then in `base_dir` (the folder of the log naming it).
+    """
     if isinstance(spec, Ruleset):
         return spec
     key = str(spec)
+    if base_dir is not None and key not in RULESET_NAMES and not Path(key).is_absolute() and not Path(key).exists():
+        candidate = Path(base_dir) / key
+        if candidate.exists():
+            key = str(candidate)
     if key in _CACHE:
         return _CACHE[key]
     if key in RULESET_NAMES:

@@ -88,3 +88,13 @@ def test_simulate_writes_logs_and_the_planted_flags_that_replay_finds(tmp_path: 
 def test_simulate_rejects_unknown_mistakes() -> None:
     out = run("simulate", "--mistakes", "cheating")
     assert out.returncode == 2 and "unknown mistake kinds" in out.stderr
+
+
+def test_a_log_may_name_a_ruleset_file_beside_it(tmp_path: Path) -> None:
+    (tmp_path / "house.toml").write_text('base = "mattel"\njump_in = "identical_numbers"\n', encoding="utf-8")
+    path = _log(tmp_path, "house.toml", "H3; T red-5; P0 red-7; P2 red-7")
+    elsewhere = tmp_path / "sub"
+    elsewhere.mkdir()
+    out = subprocess.run([*CLI, "replay", str(path)], capture_output=True, text=True, timeout=60, cwd=elsewhere)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == ""
