@@ -4,8 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 # Debian packages the project uses: speech synthesis and audio (espeak-ng, sox, libportaudio2, ffmpeg),
-# browser tests (chromium, chromium-driver).
-APT_PACKAGES := espeak-ng sox libportaudio2 ffmpeg chromium chromium-driver
+# browser tests (chromium, chromium-driver), the PostgreSQL server the store tests start.
+APT_PACKAGES := espeak-ng sox libportaudio2 ffmpeg chromium chromium-driver postgresql
 EXTRAS ?= dev
 SUDO := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null && echo sudo)
 STAMP := $(VENV)/.installed-$(EXTRAS)-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)

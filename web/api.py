@@ -82,8 +82,15 @@ def post_events(table: str) -> Response:
     single = isinstance(body, dict)
     if not single and not isinstance(body, list):
         return error("post one event (a JSON object) or a list of events", 400)
+    first_line: int | None = None
+    header = request.headers.get("X-Unotable-First-Line")
+    if header is not None:
+        try:
+            first_line = int(header)
+        except ValueError:
+            return error(f"X-Unotable-First-Line must be a line number, got {header!r}", 400)
     try:
-        lines = services().live.post(table, [body] if single else body)
+        lines = services().live.post(table, [body] if single else body, first_line=first_line)
     except PostError as exc:
         return error(str(exc), exc.status)
     resp = jsonify({"table": table, "accepted": len(lines), "lines": lines})

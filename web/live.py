@@ -155,16 +155,34 @@ class LiveTables:
         }
 
     # -- writing ------------------------------------------------------------------------------------------
-    def post(self, name: str, objs: Sequence[Any], *, referee: str | None = None) -> list[int]:
+    def post(self, name: str, objs: Sequence[Any], *, referee: str | None = None,
+             first_line: int | None = None) -> list[int]:
         """Validate, store, fold in and publish events from a rig (referee=None) or a referee; returns their lines.
 
-        All or nothing: a bad event anywhere in the list leaves the log as it was."""
+        All or nothing: a bad event anywhere in the list leaves the log as it was.
+        `first_line` (a rig agent's resend protocol): the log line the first event must take. Events already stored
+        under those lines are skipped, so a batch resent after a lost acknowledgement is never stored twice; a
+        batch that would leave a gap is refused (409)."""
         tl = self.get(name)
         if tl is None:
             raise PostError(f"no table named {name!r}", 404)
         if not objs:
             raise PostError("no events: post one event object or a non-empty list of them")
         with tl.lock:
+            if first_line is not None:
+                if first_line < 1 or first_line > tl.seq + 1:
+                    raise PostError(f"this batch starts at line {first_line}, but the log has {tl.seq} lines: "
+                                    f"send from line {tl.seq + 1}", 409)
+                stored = min(len(objs), tl.seq + 1 - first_line)
+                for i in range(stored):
+                    old = tl.bodies[first_line - 1 + i]
+                    new = objs[i] if isinstance(objs[i], dict) else {}
+                    if old.get("type") != new.get("type") or old.get("t") != new.get("t"):
+                        raise PostError(f"line {first_line + i} already holds a different event", 409)
+                already = list(range(first_line, first_line + stored))
+                if stored == len(objs):
+                    return already
+                return already + self.post(name, objs[stored:], referee=referee)
             many = len(objs) > 1
             parsed = []
             last_t = tl.last_t
