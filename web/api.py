@@ -82,18 +82,14 @@ def post_events(table: str) -> Response:
     single = isinstance(body, dict)
     if not single and not isinstance(body, list):
         return error("post one event (a JSON object) or a list of events", 400)
-    first_line: int | None = None
-    header = request.headers.get("X-Unotable-First-Line")
-    if header is not None:
-        try:
-            first_line = int(header)
-        except ValueError:
-            return error(f"X-Unotable-First-Line must be a line number, got {header!r}", 400)
     try:
-        lines = services().live.post(table, [body] if single else body, first_line=first_line)
+        lines = services().live.post(table, [body] if single else body)
     except PostError as exc:
         return error(str(exc), exc.status)
-    resp = jsonify({"table": table, "accepted": len(lines), "lines": lines})
+    out: dict[str, Any] = {"table": table, "accepted": len(lines), "lines": lines}
+    if len(lines) < (1 if single else len(body)):
+        out["duplicates"] = (1 if single else len(body)) - len(lines)  # resent by a rig agent: stored once
+    resp = jsonify(out)
     resp.status_code = 201 if single else 200
     return resp
 

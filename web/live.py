@@ -45,6 +45,7 @@ class TableLive:
     scores: dict[str, Any] = field(default_factory=dict)
     flags: list[dict[str, Any]] = field(default_factory=list)
     last_received: float = 0.0
+    rig_seq: dict[str, int] = field(default_factory=dict)  # the last event number stored from each rig agent
 
     @property
     def seq(self) -> int:
@@ -53,6 +54,13 @@ class TableLive:
     @property
     def last_t(self) -> float:
         return float(self.events[-1].t) if self.events else 0.0
+
+
+def _note_rig_seq(tl: TableLive, bodies: Sequence[dict[str, Any]]) -> None:
+    for b in bodies:
+        rig, seq = b.get("rig"), b.get("rig_seq")
+        if isinstance(rig, str) and isinstance(seq, int) and not isinstance(seq, bool):
+            tl.rig_seq[rig] = max(seq, tl.rig_seq.get(rig, 0))
 
 
 def _result_dicts(result: Any) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
@@ -113,6 +121,8 @@ class LiveTables:
         stored = self.store.events(tl.info.id)
         tl.events = [parse_event(s.body, s.seq) for s in stored]
         tl.bodies = [dict(s.body, log_line=s.seq) for s in stored]
+        tl.rig_seq = {}
+        _note_rig_seq(tl, tl.bodies)
         tl.last_received = stored[-1].received_at if stored else 0.0
         self._rebuild(tl)
 
@@ -155,34 +165,21 @@ class LiveTables:
         }
 
     # -- writing ------------------------------------------------------------------------------------------
-    def post(self, name: str, objs: Sequence[Any], *, referee: str | None = None,
-             first_line: int | None = None) -> list[int]:
+    def post(self, name: str, objs: Sequence[Any], *, referee: str | None = None) -> list[int]:
         """Validate, store, fold in and publish events from a rig (referee=None) or a referee; returns their lines.
 
         All or nothing: a bad event anywhere in the list leaves the log as it was.
-        `first_line` (a rig agent's resend protocol): the log line the first event must take. Events already stored
-        under those lines are skipped, so a batch resent after a lost acknowledgement is never stored twice; a
-        batch that would leave a gap is refused (409)."""
+        A rig agent numbers its events (`rig`: its id, `rig_seq`: 1, 2, ...); an event whose number that rig has
+        already had stored is skipped, so a batch resent after a lost acknowledgement is never stored twice."""
         tl = self.get(name)
         if tl is None:
             raise PostError(f"no table named {name!r}", 404)
         if not objs:
             raise PostError("no events: post one event object or a non-empty list of them")
         with tl.lock:
-            if first_line is not None:
-                if first_line < 1 or first_line > tl.seq + 1:
-                    raise PostError(f"this batch starts at line {first_line}, but the log has {tl.seq} lines: "
-                                    f"send from line {tl.seq + 1}", 409)
-                stored = min(len(objs), tl.seq + 1 - first_line)
-                for i in range(stored):
-                    old = tl.bodies[first_line - 1 + i]
-                    new = objs[i] if isinstance(objs[i], dict) else {}
-                    if old.get("type") != new.get("type") or old.get("t") != new.get("t"):
-                        raise PostError(f"line {first_line + i} already holds a different event", 409)
-                already = list(range(first_line, first_line + stored))
-                if stored == len(objs):
-                    return already
-                return already + self.post(name, objs[stored:], referee=referee)
+            objs = [o for o in objs if not self._already_stored(tl, o)]
+            if not objs:
+                return []
             many = len(objs) > 1
             parsed = []
             last_t = tl.last_t
@@ -205,6 +202,15 @@ class LiveTables:
                 last_t = ev.t
                 parsed.append(ev)
             return self._commit(tl, parsed, ruling=None)
+
+    @staticmethod
+    def _already_stored(tl: TableLive, obj: Any) -> bool:
+        if not isinstance(obj, dict):
+            return False
+        rig, seq = obj.get("rig"), obj.get("rig_seq")
+        if not isinstance(rig, str) or isinstance(seq, bool) or not isinstance(seq, int):
+            return False
+        return seq <= tl.rig_seq.get(rig, 0)
 
     def _check_correction(self, tl: TableLive, ev: Any, where: str) -> None:
         target = ev.target_line
@@ -233,6 +239,7 @@ class LiveTables:
             raise
         tl.events.extend(parsed)
         tl.bodies.extend(dict(b, log_line=first + i) for i, b in enumerate(bodies))
+        _note_rig_seq(tl, bodies)
         tl.state, tl.scores, tl.flags = state, scores, flags
         tl.last_received = received
         self._publish(tl, tl.bodies[-len(parsed):], received)
