@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-AREAS = ("tracker", "datasets", "vision", "vision.video_commands", "speech", "web", "unotable.run")
+AREAS = ("tracker", "datasets", "vision", "vision.video_commands", "speech", "web", "unotable.run", "unotable.agent")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,114 @@
+"""A table rig's agent against a real server process: the server killed with SIGKILL mid-game, the agent killed
+mid-send; after restarts every event is stored once, in order, and the state replays to where the game was."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from tracker.engine import replay
+from tracker.log import event_to_dict, parse_event
+from tracker.simulate import SimConfig, simulate_match
+
+CLI = [sys.executable, "-m", "unotable.cli"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(data: Path, port: int) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--data", str(data), "--threads", "16"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1).read()
+            return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise AssertionError("the server did not start")
+
+
+def _stored(port: int, table: str) -> list[dict[str, Any]]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/{table}/events", timeout=5) as resp:
+        return list(json.loads(resp.read())["events"])
+
+
+def _agent(port: int, token: str, spool: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([*CLI, "agent", "--server", f"http://127.0.0.1:{port}", "--token", token, "--table",
+                             "hall-1", "--spool", str(spool), "--drain-timeout", "60"],
+                            stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _feed(agent: subprocess.Popen[str], events: list[dict[str, Any]]) -> None:
+    assert agent.stdin is not None
+    for ev in events:
+        agent.stdin.write(json.dumps(ev) + "\n")
+        agent.stdin.flush()
+
+
+def _wait_for(port: int, n: int, timeout: float = 60) -> list[dict[str, Any]]:
+    deadline = time.monotonic() + timeout
+    stored: list[dict[str, Any]] = []
+    while time.monotonic() < deadline:
+        try:
+            stored = _stored(port, "hall-1")
+        except OSError:
+            stored = []
+        if len(stored) >= n:
+            return stored
+        time.sleep(0.2)
+    return stored
+
+
+def test_server_and_agent_killed_mid_game_lose_and_double_nothing(tmp_path: Path) -> None:
+    data, spool = tmp_path / "server", tmp_path / "spool"
+    sim = simulate_match(SimConfig(ruleset="falsonal", players=4, seed=8, rate=0.05, max_hands=2))
+    events = [event_to_dict(e) for e in sim.events]
+    assert len(events) > 40
+    out = subprocess.run([*CLI, "table", "add", "hall-1", "--data", str(data)], capture_output=True, text=True,
+                         check=True)
+    token = out.stdout.strip().splitlines()[-1].split()[-1]
+    port = _free_port()
+    server = _serve(data, port)
+    agent = _agent(port, token, spool)
+    third = len(events) // 3
+    try:
+        _feed(agent, events[:third])
+        assert len(_wait_for(port, third)) == third
+        os.kill(server.pid, signal.SIGKILL)  # the server dies mid-hand
+        server.wait()
+        _feed(agent, events[third:2 * third])  # the rig keeps queueing while it is gone
+        time.sleep(1.0)
+        os.kill(agent.pid, signal.SIGKILL)  # and the agent dies too, with a backlog on disk
+        agent.wait()
+        server = _serve(data, port)
+        agent = _agent(port, token, spool)  # a restarted agent resends from its spool
+        _feed(agent, events[2 * third:])
+        assert agent.stdin is not None
+        agent.stdin.close()
+        assert agent.wait(timeout=120) == 0, agent.stderr.read() if agent.stderr else ""
+        stored = _wait_for(port, len(events))
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/hall-1/state", timeout=5) as resp:
+            served = json.loads(resp.read())["state"]
+    finally:
+        server.kill()
+        agent.kill()
+    assert [s["rig_seq"] for s in stored] == list(range(1, len(events) + 1))
+    plain = [{k: v for k, v in s.items() if k not in ("rig", "rig_seq", "log_line")} for s in stored]
+    assert plain == events
+    truth = replay(sim.events).state.to_dict()
+    restored = replay([parse_event(s, i) for i, s in enumerate(plain, start=1)])
+    assert restored.state.to_dict() == truth
+    for key in ("hand", "phase", "turn", "top_card", "counts", "winner"):
+        assert served[key] == truth[key]
