@@ -74,6 +74,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         EVIDENCE_WINDOW_S=6.0,
         LOGIN_MAX_FAILURES=5,
         LOGIN_WINDOW_S=900.0,
+        TOURNAMENT_K=2,  # CH-TABLE: the top 2 (or 3) of each group table go to the semifinal
+        TOURNAMENT_FINAL_K=2,
+        TOURNAMENT_SEED=0,  # the lot of the proposed seatings; `/tournament?seed=` draws another
     )
     app.config.update(config)
 
@@ -85,11 +88,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         limiter=LoginLimiter(app.config["LOGIN_MAX_FAILURES"], app.config["LOGIN_WINDOW_S"]),
     )
 
-    from . import api, auth, overlay, referee, scoreboard, tables
+    from . import api, auth, overlay, referee, scoreboard, tables, tournament
 
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates by bearer token, never by cookie: nothing for CSRF to forge
-    for bp in (tables.bp, api.bp, auth.bp, referee.bp, scoreboard.bp, overlay.bp):
+    for bp in (tables.bp, api.bp, auth.bp, referee.bp, scoreboard.bp, overlay.bp, tournament.bp):
         app.register_blueprint(bp)
 
     @app.errorhandler(CSRFError)

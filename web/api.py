@@ -65,7 +65,7 @@ def tables() -> Response:
     for info in services().store.tables():
         tl = live.get(info.name)
         out.append({"name": info.name, "lines": tl.seq if tl else 0, "ruleset": info.ruleset,
-                    "broadcast_delay": info.broadcast_delay})
+                    "broadcast_delay": info.broadcast_delay, "stage": info.stage})
     return jsonify({"tables": out})
 
 

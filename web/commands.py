@@ -1,10 +1,12 @@
-"""`unotable serve`, `unotable table add`, `unotable user add`: the dashboard's commands."""
+"""`unotable serve`, `unotable table add|list|stage`, `unotable user add`: the dashboard's commands."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
+
+from .standings import STAGES
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -24,7 +26,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     ta.add_argument("--data", type=Path, default=None, help="data folder (default ./data)")
     ta.add_argument("--ruleset", default=None, help="force a ruleset (default: the log's match_start)")
     ta.add_argument("--delay", type=float, default=0.0, help="broadcast delay of the overlay, seconds (default 0)")
+    ta.add_argument("--stage", default="group", metavar="STAGE",
+                    help=f"tournament stage: {', '.join(STAGES)} (default group)")
     ta.set_defaults(func=_table_add)
+    ts = tsub.add_parser("stage", help="move a table to a tournament stage (shown on /tournament)")
+    ts.add_argument("name", help="table name")
+    ts.add_argument("stage", metavar="STAGE", help=f"one of {', '.join(STAGES)}")
+    ts.add_argument("--data", type=Path, default=None, help="data folder (default ./data)")
+    ts.set_defaults(func=_table_stage)
     tl = tsub.add_parser("list", help="list the tables")
     tl.add_argument("--data", type=Path, default=None, help="data folder (default ./data)")
     tl.set_defaults(func=_table_list)
@@ -90,13 +99,13 @@ def _table_add(args: argparse.Namespace) -> int:
 
     store = _store(args.data)
     try:
-        info, token = store.add_table(args.name, ruleset=args.ruleset, broadcast_delay=args.delay)
+        info, token = store.add_table(args.name, ruleset=args.ruleset, broadcast_delay=args.delay, stage=args.stage)
     except StoreError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     finally:
         store.dispose()
-    print(f"table {info.name} added; rigs post with 'Authorization: Bearer <token>'. Token (shown once): {token}")
+    print(f"table {info.name} added ({info.stage} stage); rigs post with 'Authorization: Bearer <token>'. Token (shown once): {token}")
     return 0
 
 
@@ -104,8 +113,29 @@ def _table_list(args: argparse.Namespace) -> int:
     store = _store(args.data)
     for info in store.tables():
         print(f"{info.name}\truleset={info.ruleset or '(from the log)'}\tdelay={info.broadcast_delay:g}s\t"
-              f"lines={store.event_count(info.id)}")
+              f"lines={store.event_count(info.id)}\tstage={info.stage}")
     store.dispose()
+    return 0
+
+
+def _table_stage(args: argparse.Namespace) -> int:
+    """The running server reads a table's stage from the database on every /tournament request: no restart."""
+    from .store import StoreError
+
+    store = _store(args.data)
+    try:
+        info = store.table(args.name)
+        if info is None:
+            names = ", ".join(t.name for t in store.tables()) or "none yet"
+            print(f"error: no table named {args.name!r} (tables: {names})", file=sys.stderr)
+            return 1
+        store.set_stage(info.id, args.stage)
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        store.dispose()
+    print(f"table {info.name}: stage {info.stage} -> {args.stage}")
     return 0
 
 

@@ -36,12 +36,15 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
     text,
     update,
 )
 from sqlalchemy.engine import Engine
 from werkzeug.security import check_password_hash, generate_password_hash
+
+from .standings import DEFAULT_STAGE, check_stage
 
 metadata = MetaData()
 
@@ -54,6 +57,9 @@ tables_t = Table(
     Column("ruleset", String(200), nullable=True),
     Column("broadcast_delay", Float, nullable=False, default=0.0),
     Column("created_at", Float, nullable=False),
+    # the tournament stage (web/standings.py STAGES); nullable so that a database from before stages can gain the
+    # column with a plain ALTER TABLE: NULL reads as 'group'
+    Column("stage", String(16), nullable=True, default=DEFAULT_STAGE),
 )
 
 events_t = Table(
@@ -159,6 +165,11 @@ class TableInfo:
     ruleset: str | None
     broadcast_delay: float
     created_at: float
+    stage: str = DEFAULT_STAGE
+
+    def __post_init__(self) -> None:
+        if self.stage is None:  # a row written before the stage column existed
+            object.__setattr__(self, "stage", DEFAULT_STAGE)
 
 
 @dataclass(frozen=True)
@@ -201,10 +212,18 @@ class Store:
     def create_all(self) -> None:
         """Create the tables (idempotent) and the append-only triggers."""
         metadata.create_all(self.engine)
+        self._add_missing_columns()
         with self.engine.begin() as conn:
             for stmt in _SQLITE_TRIGGERS if self.is_sqlite else _PG_TRIGGERS:
                 conn.execute(text(stmt))
         self.evidence_dir.mkdir(parents=True, exist_ok=True)
+
+    def _add_missing_columns(self) -> None:
+        """Columns added since a database was made (create_all makes missing tables, never missing columns)."""
+        have = {c["name"] for c in inspect(self.engine).get_columns("tables")}
+        if "stage" not in have:
+            with self._writing(), self.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE tables ADD COLUMN stage VARCHAR(16)"))
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -213,8 +232,14 @@ class Store:
         return self._write_lock if self._write_lock is not None else _NullLock()
 
     # -- tables -------------------------------------------------------------------------------------------
-    def add_table(self, name: str, ruleset: str | None = None, broadcast_delay: float = 0.0) -> tuple[TableInfo, str]:
+    def add_table(
+        self, name: str, ruleset: str | None = None, broadcast_delay: float = 0.0, stage: str = DEFAULT_STAGE
+    ) -> tuple[TableInfo, str]:
         """Register a table rig; returns it and its bearer token (shown once, stored only hashed)."""
+        try:
+            stage = check_stage(stage)
+        except ValueError as exc:
+            raise StoreError(str(exc)) from None
         if not name or len(name) > 64 or not set(name) <= TABLE_NAME_CHARS:
             raise StoreError(f"bad table name {name!r}: use 1-64 letters, digits, '-' or '_'")
         if not 0 <= broadcast_delay <= MAX_BROADCAST_DELAY_S:
@@ -226,7 +251,7 @@ class Store:
             conn.execute(
                 insert(tables_t).values(
                     name=name, token_hash=hash_token(token), ruleset=ruleset,
-                    broadcast_delay=float(broadcast_delay), created_at=time.time(),
+                    broadcast_delay=float(broadcast_delay), created_at=time.time(), stage=stage,
                 )
             )
         info = self.table(name)
@@ -248,6 +273,15 @@ class Store:
             raise StoreError(f"bad broadcast delay {seconds:g}: expected 0-{MAX_BROADCAST_DELAY_S} seconds")
         with self._writing(), self.engine.begin() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(broadcast_delay=float(seconds)))
+
+    def set_stage(self, table_id: int, stage: str) -> None:
+        """Move a table to a tournament stage (a semifinal table may be a group table re-seated)."""
+        try:
+            stage = check_stage(stage)
+        except ValueError as exc:
+            raise StoreError(str(exc)) from None
+        with self._writing(), self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(stage=stage))
 
     @staticmethod
     def token_matches(info: TableInfo, token: str) -> bool:
