@@ -77,6 +77,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         TOURNAMENT_K=2,  # CH-TABLE: the top 2 (or 3) of each group table go to the semifinal
         TOURNAMENT_FINAL_K=2,
         TOURNAMENT_SEED=0,  # the lot of the proposed seatings; `/tournament?seed=` draws another
+        TOURNAMENT_REFRESH_S=5.0,  # how often the tournament page re-fetches its body
     )
     app.config.update(config)
 

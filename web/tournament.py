@@ -24,7 +24,6 @@ from .standings import MAX_QUALIFIERS, STAGES, TableStandings, progression, tabl
 bp = Blueprint("tournament", __name__)
 
 NEWEST_FLAGS = 12  # open flags listed across tables
-REFRESH_S = 5  # the page's refresh period
 
 
 def _int_arg(name: str, default: int, low: int, high: int) -> int:
@@ -114,7 +113,8 @@ def _flag_times(store: Any) -> dict[tuple[str, str], float]:
 @bp.get("/tournament")
 def page() -> Any:
     opts = settings()
-    return render_template("tournament.html", d=tournament_data(opts), refresh_s=REFRESH_S,
+    return render_template("tournament.html", d=tournament_data(opts),
+                           refresh_s=float(current_app.config.get("TOURNAMENT_REFRESH_S", 5.0)),
                            query=request.query_string.decode("ascii", "replace"))
 
 

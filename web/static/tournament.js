@@ -4,7 +4,7 @@
   const box = document.getElementById("tournament");
   const conn = document.getElementById("conn");
   const stamp = document.getElementById("updated");
-  const every = Math.max(1, Number(box.dataset.every || 5)) * 1000;
+  const every = Math.max(0.2, Number(box.dataset.every || 5)) * 1000;
   function mark(ok) {
     conn.classList.toggle("on", ok);
     stamp.textContent = ok ? new Date().toLocaleTimeString() : "failed, retrying…";
