@@ -96,6 +96,17 @@ def train(
     return best
 
 
+def ship_weights(weights: Path, out: Path) -> Path:
+    """Copy training weights to `out` without the optimizer state and EMA copy (a 16 MB last.pt becomes ~3 MB)."""
+    offline_ultralytics_env()
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(weights, out)
+    strip_optimizer(str(out))
+    return out
+
+
 def export_onnx(weights: Path, out: Path, imgsz: int) -> Path:
     """Export `weights` to ONNX at `out` (opset 17, static `imgsz` square input, no NMS inside) plus a JSON sidecar."""
     offline_ultralytics_env()
@@ -107,7 +118,8 @@ def export_onnx(weights: Path, out: Path, imgsz: int) -> Path:
     model = YOLO(str(weights))
     produced = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=False, nms=False))
     out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(produced, out)
+    if produced.resolve() != out.resolve():
+        shutil.copy(produced, out)
     names = model.names
     meta = {"imgsz": imgsz, "names": [names[i] for i in range(len(names))], "source": str(weights.name)}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")

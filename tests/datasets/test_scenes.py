@@ -46,7 +46,7 @@ def test_unknown_kind_is_rejected() -> None:
 
 def test_build_is_reproducible_and_in_yolo_format(tmp_path: Path) -> None:
     a = build_dataset(tmp_path / "a", 6, seed=5, val_fraction=0.34, workers=1)
-    b = build_dataset(tmp_path / "b", 6, seed=5, val_fraction=0.34, workers=1)
+    build_dataset(tmp_path / "b", 6, seed=5, val_fraction=0.34, workers=1)
     assert "nc: 55" in a.read_text() and "54: back" in a.read_text()
     la = sorted((tmp_path / "a" / "labels").rglob("*.txt"))
     lb = sorted((tmp_path / "b" / "labels").rglob("*.txt"))

@@ -1,0 +1,118 @@
+"""The shipped weights find the right cards on rendered scenes and on a handful of real photos; the CLI contract."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.scenes import render_scene
+from tracker.cards import ALL_CODES
+from unotable.cli import main
+from vision.detector import DEFAULT_ONNX, DetectorError, OnnxDetector, letterbox
+
+REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-photos"
+needs_weights = pytest.mark.skipif(not DEFAULT_ONNX.exists(), reason=f"shipped weights {DEFAULT_ONNX} not present")
+
+
+@pytest.fixture(scope="module")
+def detector() -> OnnxDetector:
+    return OnnxDetector()
+
+
+def test_letterbox_keeps_aspect_and_pads() -> None:
+    img = np.zeros((480, 640, 3), np.uint8)
+    out, r, (px, py) = letterbox(img, 320)
+    assert out.shape == (320, 320, 3) and r == 0.5 and px == 0 and py == 40
+    assert (out[0, 0] == 114).all() and (out[160, 160] == 0).all()
+
+
+def test_missing_weights_are_named(tmp_path: Path) -> None:
+    with pytest.raises(DetectorError, match="not found"):
+        OnnxDetector(tmp_path / "nope.onnx")
+
+
+@needs_weights
+def test_finds_the_card_in_rendered_closeups(detector: OnnxDetector) -> None:
+    rng = np.random.default_rng(12345)  # a seed no training build uses
+    codes = [ALL_CODES[int(i)] for i in rng.permutation(len(ALL_CODES))[:20]]
+    right = 0
+    for code in codes:
+        scene = render_scene(rng, (code,), kind="closeup")
+        dets = detector.detect(scene.image)
+        right += bool(len(dets)) and dets.cards[0] in scene.codes
+    assert right >= 16, f"top detection right on only {right}/20 rendered close-ups"
+
+
+@needs_weights
+def test_finds_cards_in_rendered_table_scenes(detector: OnnxDetector) -> None:
+    rng = np.random.default_rng(54321)
+    found = total = 0
+    for _ in range(6):
+        scene = render_scene(rng, ALL_CODES, kind="table")
+        dets = detector.detect(scene.image)
+        dets = dets[dets.confidence > 0.4]
+        total += len(scene.codes)
+        found += sum(c in dets.cards for c in scene.codes)
+    assert found >= 0.7 * total, f"found {found} of {total} labelled cards"
+
+
+@needs_weights
+@pytest.mark.skipif(not REAL.is_dir(), reason=f"real photos not available at {REAL} (shared data set absent)")
+def test_real_photos_handful(detector: OnnxDetector) -> None:
+    from vision.detector import read_image
+
+    picks = ["red-7", "blue-6", "green-9", "yellow-skip", "red-reverse", "blue-draw2", "wild", "wild-draw4",
+             "yellow-3", "green-0"]
+    right = 0
+    for code in picks:
+        photo = sorted((REAL / code).glob("*.jpg"))[4]
+        dets = detector.detect(read_image(photo)).with_class(*ALL_CODES)
+        right += bool(len(dets)) and dets.cards[0] == code
+    assert right >= 7, f"only {right}/10 real photos have the right card on top"
+
+
+@needs_weights
+def test_detect_cli_json_and_annotate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scene = render_scene(np.random.default_rng(3), ("blue-reverse",), kind="closeup")
+    img = tmp_path / "card.jpg"
+    cv2.imwrite(str(img), scene.image)
+    assert main(["detect", str(img), "--json", "--annotate", str(tmp_path / "ann")]) == 0
+    line = json.loads(capsys.readouterr().out.strip().splitlines()[0])
+    assert line["image"] == str(img)
+    confs = [d["confidence"] for d in line["detections"]]
+    assert confs == sorted(confs, reverse=True)
+    assert all(set(d) == {"card", "confidence", "box"} and len(d["box"]) == 4 for d in line["detections"])
+    assert (tmp_path / "ann" / "card.jpg").exists()
+
+
+def test_detect_cli_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "not-an-image.jpg"
+    bad.write_text("hello")
+    code = main(["detect", str(bad), "--weights", str(tmp_path / "missing.onnx")])
+    assert code == 2 and "not found" in capsys.readouterr().err
+    if DEFAULT_ONNX.exists():
+        assert main(["detect", str(bad)]) == 1
+        assert "cannot read image" in capsys.readouterr().err
+
+
+@needs_weights
+@pytest.mark.skipif(
+    __import__("importlib.util").util.find_spec("ultralytics") is None or not DEFAULT_ONNX.with_suffix(".pt").exists(),
+    reason="needs the train extra and models/card_detector.pt",
+)
+def test_onnx_and_ultralytics_backends_agree(detector: OnnxDetector) -> None:
+    from vision.detector import UltralyticsDetector
+
+    ul = UltralyticsDetector()
+    rng = np.random.default_rng(777)
+    for _ in range(4):
+        img = render_scene(rng, ALL_CODES, kind="closeup").image
+        a, b = detector.detect(img), ul.detect(img)
+        assert len(a) and len(b)
+        assert a.cards[0] == b.cards[0]
+        assert abs(float(a.confidence[0]) - float(b.confidence[0])) < 0.05
+        assert np.abs(a.xyxy[0] - b.xyxy[0]).max() < 6
