@@ -5,6 +5,8 @@
 A demo table plays a simulated Mattel match with planted mistakes (so the referee has flags to review), a synthetic
 overhead frame with detections is posted as the camera view and as evidence, then Chromium captures the live page,
 the referee queue, the scoreboard and the overlay (the overlay over a dark backdrop, since it is transparent).
+`--only tournament` takes just the tournament view: four finished ChempiUNat group tables, the semifinal and
+consolation tables their proposed seating gives, half-way through their matches.
 """
 
 from __future__ import annotations
@@ -96,12 +98,75 @@ def demo_log() -> list[dict[str, Any]]:
     raise RuntimeError("no demo log found")
 
 
+PLAYER_NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ilya", "Kira", "Lev", "Mila", "Nikita",
+                "Olga", "Pavel", "Rita", "Semyon", "Tanya", "Ulyana", "Fedor", "Khristina", "Tsvetan", "Chulpan",
+                "Yana", "Yuri"]
+
+
+def chempiunat_log(players: list[str], seed: int, rate: float = 0.0, part: float = 1.0) -> list[dict[str, Any]]:
+    """A simulated ChempiUNat match between these players, whole (part=1) or cut part-way (still playing)."""
+    from tracker.log import event_to_dict
+    from tracker.simulate import SimConfig, simulate_match
+
+    sim = simulate_match(SimConfig(ruleset="chempiunat", players=len(players), seed=seed, rate=rate))
+    log = [event_to_dict(e) for e in sim.events]
+    log[0] = dict(log[0], players=list(players))
+    return log if part >= 1 else log[:int(len(log) * part)]
+
+
+def tournament_shot(browser: Any, out: Path) -> None:
+    """Four group tables played out, then the semifinal and consolation tables of the proposed seating, under way."""
+    from . import create_app
+    from .server import Server
+
+    data = Path(tempfile.mkdtemp(prefix="unotable-tournament-"))
+    app = create_app({"DATA_DIR": str(data)})
+    svc = app.extensions["unotable"]
+    server = Server(app, "127.0.0.1", 0, threads=16).start()
+    try:
+        for i in range(4):
+            token = svc.store.add_table(f"group-{i + 1}")[1]
+            log = chempiunat_log(PLAYER_NAMES[6 * i:6 * i + 6], seed=10 + i, rate=0.004 if i == 2 else 0.0)
+            _req(f"{server.url}/api/tables/group-{i + 1}/events", token, json.dumps(log).encode(), "application/json")
+        with urllib.request.urlopen(f"{server.url}/api/tournament", timeout=30) as resp:
+            semi = json.loads(resp.read())["progression"]["semifinal"]
+        for j, seating in enumerate(semi["seatings"] + semi["dropped_seatings"]):
+            stage = seating["name"].split("-")[0]
+            token = svc.store.add_table(seating["name"], stage=stage)[1]
+            names = [p["player"] for p in seating["players"]]
+            log = chempiunat_log(names, seed=40 + j, rate=0.003 if j % 2 else 0.0, part=0.35 + 0.1 * j)
+            _req(f"{server.url}/api/tables/{seating['name']}/events", token, json.dumps(log).encode(),
+                 "application/json")
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(f"{server.url}/tournament")
+        page.wait_for_selector('#round-semifinal .seating[data-name="semifinal-1"]')
+        page.wait_for_selector('#stage-consolation article[data-table="consolation-1"]')
+        time.sleep(0.5)
+        page.screenshot(path=str(out / "tournament.png"), full_page=True)
+        page.close()
+    finally:
+        server.stop()
+        svc.close()
+        svc.store.dispose()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description="take the README screenshots")
     ap.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--only", choices=("tournament",), default=None,
+                    help="take only this screenshot (the others need the demo table)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
+
+    if args.only == "tournament":
+        args.out.mkdir(parents=True, exist_ok=True)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=args.chromium, args=ARGS)
+            tournament_shot(browser, args.out)
+            browser.close()
+        print(args.out / "tournament.png")
+        return 0
 
     from . import create_app
     from .server import Server
@@ -161,11 +226,12 @@ def main() -> int:
             time.sleep(0.6)
             ov.add_style_tag(content="html, body.overlay { background: linear-gradient(135deg, #2d3a4a, #10151c) !important; }")
             ov.screenshot(path=str(args.out / "overlay.png"))
+            tournament_shot(browser, args.out)
             browser.close()
     finally:
         server.stop()
         store.dispose()
-    for name in ("live", "referee", "scoreboard", "overlay"):
+    for name in ("live", "referee", "scoreboard", "overlay", "tournament"):
         print(args.out / f"{name}.png")
     return 0
 
