@@ -42,6 +42,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .standings import DEFAULT_STAGE, check_stage
@@ -222,8 +223,12 @@ class Store:
         """Columns added since a database was made (create_all makes missing tables, never missing columns)."""
         have = {c["name"] for c in inspect(self.engine).get_columns("tables")}
         if "stage" not in have:
-            with self._writing(), self.engine.begin() as conn:
-                conn.execute(text("ALTER TABLE tables ADD COLUMN stage VARCHAR(16)"))
+            try:
+                with self._writing(), self.engine.begin() as conn:
+                    conn.execute(text("ALTER TABLE tables ADD COLUMN stage VARCHAR(16)"))
+            except DBAPIError:  # another process (the CLI beside a running server) added it first
+                if "stage" not in {c["name"] for c in inspect(self.engine).get_columns("tables")}:
+                    raise
 
     def dispose(self) -> None:
         self.engine.dispose()
