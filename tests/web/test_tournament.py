@@ -158,6 +158,17 @@ def test_progression_waits_for_the_last_group_table(event: Any) -> None:
     assert final["playing"] == ["s1"] and final["qualified"] == []
 
 
+def test_a_stage_changed_by_the_cli_shows_on_a_running_server(event: Any) -> None:
+    """The stage is read from the database on each request, not from the warm table (the CLI is another process)."""
+    c = event.test_client()
+    assert tournament(c)["progression"]["semifinal"]["playing"] == ["g4"]
+    store = event.extensions["unotable"].store
+    store.set_stage(store.table("g4").id, "consolation")
+    d = tournament(c)
+    assert [t["name"] for t in d["stages"][-1]["tables"]] == ["g4"] and d["stages"][-1]["stage"] == "consolation"
+    assert d["progression"]["semifinal"]["complete"]  # g1-g3 are now all the group tables, all finished
+
+
 @pytest.mark.parametrize(("query", "problem"), [("?k=0", "bad k 0: expected 1-5"), ("?k=two", "bad k 'two'"),
                                                 ("?final_k=6", "bad final_k 6"), ("?seed=" + "x" * 65, "bad seed")])
 def test_bad_settings_get_400_naming_them(sqlite_app: Any, query: str, problem: str) -> None:
