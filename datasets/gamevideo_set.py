@@ -1,0 +1,64 @@
+"""A set of rendered games for evaluation: different seeds, 4 and 6 seats, all four rulesets.
+
+Why a fixed recipe: `unotable eval-video --games N --seed S` must mean the same games on every machine, so the
+i-th game's ruleset, seat count and seeds follow from (S, i) alone. Videos are cached under `data/gamevideo/` (git-
+ignored) so that evaluating again does not render again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+RULESETS = ("mattel", "falsonal", "chempiunat", "olympic")
+CACHE = Path(__file__).resolve().parents[1] / "data" / "gamevideo"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    index: int
+    seed: int
+    ruleset: str
+    seats: int
+
+    @property
+    def name(self) -> str:
+        return f"game_{self.seed:05d}_{self.ruleset}_{self.seats}p"
+
+
+def game_specs(n: int, seed: int) -> list[GameSpec]:
+    return [GameSpec(i, seed + i, RULESETS[i % 4], 4 if (i // 4) % 2 == 0 else 6) for i in range(n)]
+
+
+def simulate(spec: GameSpec) -> list:
+    from tracker.simulate import SimConfig, simulate_match
+
+    return simulate_match(SimConfig(ruleset=spec.ruleset, players=spec.seats, seed=spec.seed, max_hands=1)).events
+
+
+def ensure_game(spec: GameSpec, folder: Path = CACHE, fps: float = 30.0, progress: bool = False) -> Path:
+    """The video of `spec` in `folder`, rendered now unless already there (with its truth files)."""
+    from datasets.gamevideo import render_game, truth_paths
+
+    folder = Path(folder)
+    video = folder / f"{spec.name}_{int(fps)}fps.mp4"
+    if video.exists() and all(p.exists() for p in truth_paths(video)):
+        meta = json.loads(truth_paths(video)[1].read_text())
+        if meta.get("frames"):
+            return video
+    render_game(simulate(spec), video, seed=spec.seed, fps=fps, progress=progress)
+    return video
+
+
+if __name__ == "__main__":  # background pre-rendering: python -m datasets.gamevideo_set N SEED [FPS]
+    import sys
+
+    from tqdm import tqdm
+
+    n, s = int(sys.argv[1]), int(sys.argv[2])
+    fps = float(sys.argv[3]) if len(sys.argv) > 3 else 30.0
+    part = sys.argv[4] if len(sys.argv) > 4 else "0/1"
+    k, m = (int(v) for v in part.split("/"))
+    for spec in tqdm(game_specs(n, s)[k::m], desc="games"):
+        print(ensure_game(spec, fps=fps), flush=True)

@@ -1,0 +1,194 @@
+"""The discard-pile tracker: a card laid and let go becomes a `play`, confirmed over several frames.
+
+How (see `vision.motion` for hands and candidates):
+- gating: nothing is read while no candidate exists (nothing new has come to rest) or while a hand still covers
+  or touches it (its blob is part of the hand's), so the detector runs on a few frames per play only;
+- a candidate is read when it has not moved for `settle` frames; reads on `confirm` consecutive frames must agree
+  (the same cards) before the play is emitted; after `max_reads` reads without two agreeing, the most frequent
+  non-empty reading wins, and a candidate that never shows a new card (a nudged pile) is dropped;
+- new vs old: the candidate *is* the change against the pile as it was, so an identical card laid on top in a new
+  pose (a jump-in) is a new candidate, and the old top card, whose visible box lies mostly outside it, is not read
+  as new;
+- two cards laid together are one candidate and one `play` with both cards (the one lying on top last);
+- a card carried over the pile and taken away again is always part of a hand's blob, so it is never read.
+The seat is the seat of the most recent hand that covered the candidate's place in the second before it appeared.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.motion import CARD_AREA_PX, LOW, Blob, ForegroundModel
+from vision.readers import CardReader, Seen
+from vision.tablefile import CARD_H_MM, CARD_W_MM
+
+
+@dataclass
+class Candidate:
+    mask: np.ndarray
+    first_t: float
+    bbox_mm: tuple[float, float, float, float]
+    stable: int = 0
+    reads: list[tuple[str, ...]] = field(default_factory=list)
+    seen: list[list[Seen]] = field(default_factory=list)
+
+
+def inside_share(s: Seen, mask: np.ndarray) -> float:
+    """The share of the seen box (shrunk a little) that lies on `mask` (a raster of the table)."""
+    x0, y0, x1, y1 = (np.array(s.box_mm) * LOW).astype(int)
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+    x0, x1 = (x0 + cx) // 2, (x1 + cx) // 2
+    y0, y1 = (y0 + cy) // 2, (y1 + cy) // 2
+    h, w = mask.shape
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1 + 1), min(h, y1 + 1)
+    if x0 >= x1 or y0 >= y1:
+        return 0.0
+    return float(mask[y0:y1, x0:x1].mean())
+
+
+class ZoneCandidates:
+    """Candidates (things laid and let go) in one zone, read once they settle; `step` returns the decided ones as
+    (candidate, cards) pairs — cards empty when the candidate showed nothing new."""
+
+    def __init__(self, model: ForegroundModel, zone: str, reader: CardReader, scale: float, settle: int = 1,
+                 confirm: int = 2, max_reads: int = 4, faces_only: bool = True, pad: float = 12.0) -> None:
+        self.model, self.reader = model, reader
+        self.zone = model.table.zone(zone)
+        self.zone_mask = model.raster.zone_mask(zone)
+        self.scale, self.settle, self.confirm, self.max_reads = scale, settle, confirm, max_reads
+        self.faces_only = faces_only
+        x0, y0, x1, y1 = self.zone.bounds()
+        t = model.table
+        self.region = (max(0.0, x0 - pad), max(0.0, y0 - pad), min(t.width, x1 + pad), min(t.height, y1 + pad))
+        self.current: Candidate | None = None
+        self.known: list[Seen] = []  # cards read earlier in this zone, with their boxes
+
+    def _blob_here(self) -> Blob | None:
+        mine = [b for b in self.model.blobs if self.zone.contains(b.centroid)]
+        if not mine:
+            return None
+        m = np.zeros_like(mine[0].mask)
+        for b in mine:
+            m |= b.mask
+        ys, xs = np.nonzero(m)
+        bbox = (xs.min() / LOW, ys.min() / LOW, (xs.max() + 1) / LOW, (ys.max() + 1) / LOW)
+        return Blob(m, np.array([xs.mean(), ys.mean()]) / LOW, float(m.sum()), bbox)
+
+    def step(self, image: np.ndarray, t: float) -> list[tuple[Candidate, tuple[str, ...]]]:
+        blob = self._blob_here()
+        if blob is None:
+            self.current = None
+            return []
+        self.model.hold_mask(blob.mask)
+        c = self.current
+        if c is None or (c.mask & blob.mask).sum() < 0.3 * blob.mask.sum():
+            c = self.current = Candidate(blob.mask, t, blob.bbox_mm)
+        c.mask, c.bbox_mm = blob.mask, blob.bbox_mm
+        grown = cv2.dilate(blob.mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        moving = (self.model.motion & grown).sum() > 2
+        touched = (self.model.hand_mask() & grown).any()
+        if moving or touched:
+            c.stable = 0
+            return []
+        c.stable += 1
+        if c.stable < self.settle:
+            return []
+        seen = self.reader.read(image, self.region, self.scale, t)
+        new = [s for s in seen if inside_share(s, grown) >= 0.6 and (s.code != "back" or not self.faces_only)
+               and not self._was_there(s)]
+        # no more cards than the changed area can hold (a pair fanned covers ~1.4 cards)
+        n_max = max(1, int(round(blob.area / (0.75 * CARD_AREA_PX))))
+        new = sorted(new, key=lambda s: -s.area)[:n_max]
+        new.sort(key=lambda s: s.area)  # the card on top shows whole: largest last
+        reading = tuple(s.code for s in new)
+        c.reads.append(reading)
+        c.seen.append(new)
+        agree = Counter(c.reads[-self.confirm:])
+        if len(c.reads) >= self.confirm and len(agree) == 1 and reading:
+            return self._decide(c, reading)
+        if len(c.reads) >= self.max_reads:
+            votes = Counter(r for r in c.reads if r)
+            return self._decide(c, votes.most_common(1)[0][0] if votes else ())
+        return []
+
+    def _was_there(self, s: Seen) -> bool:
+        """The same card, in (part of) the box it had when last read: an old card, not a new one."""
+        for o in self.known:
+            if o.code != s.code:
+                continue
+            ix = max(0.0, min(o.box_mm[2], s.box_mm[2]) - max(o.box_mm[0], s.box_mm[0]))
+            iy = max(0.0, min(o.box_mm[3], s.box_mm[3]) - max(o.box_mm[1], s.box_mm[1]))
+            if ix * iy >= 0.8 * s.area:
+                return True
+        return False
+
+    def _decide(self, c: Candidate, cards: tuple[str, ...]) -> list[tuple[Candidate, tuple[str, ...]]]:
+        self.model.absorb(c.mask)
+        self.current = None
+        if cards:
+            last = next((r for r in reversed(c.seen) if tuple(x.code for x in r) == cards), [])
+            self.known = (self.known + list(last))[-12:]
+        return [(c, cards)]
+
+
+class DiscardTracker:
+    """Turns discard-pile candidates into `play` (and, on an empty pile, `starter`) events."""
+
+    def __init__(self, model: ForegroundModel, reader: CardReader, scale: float = 1.5, confirm: int = 2,
+                 history_s: float = 1.5) -> None:
+        self.model = model
+        self.cands = ZoneCandidates(model, "discard", reader, scale, confirm=confirm)
+        self.history: deque[tuple[float, int, np.ndarray, float]] = deque()
+        self.history_s = history_s
+        self.top: tuple[str, ...] = ()
+        self.plays = 0
+        self.zone_mask = self.cands.zone_mask
+
+    def step(self, image: np.ndarray, t: float) -> list[dict[str, Any]]:
+        for h in self.model.hands:
+            if (h.mask & self.zone_mask).any():
+                self.history.append((t, h.seat, h.mask & self.zone_mask, h.reach))
+        while self.history and self.history[0][0] < t - self.history_s - 1.0:
+            self.history.popleft()
+        out = []
+        for c, cards in self.cands.step(image, t):
+            if not cards:
+                continue
+            seat, conf, t_rest = self._seat(c)
+            ev: dict[str, Any] = {"t": round(t_rest, 3), "type": "play", "seat": seat, "cards": list(cards),
+                                  "source": "vision", "confidence": round(conf, 3), "seen_t": round(t, 3)}
+            if not self.top:
+                ev = {"t": ev["t"], "type": "starter", "card": cards[-1], "source": "vision",
+                      "confidence": ev["confidence"], "seen_t": ev["seen_t"]}
+            else:
+                self.plays += 1
+            self.top = cards
+            out.append(ev)
+        return out
+
+    def _seat(self, c: Candidate) -> tuple[int | None, float, float]:
+        """(seat, confidence, rest time): the last hand over the candidate's place, and the moment it reached
+        deepest (when the card was put down)."""
+        grown = cv2.dilate(c.mask.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+        votes = [(t, s, r) for t, s, m, r in self.history
+                 if c.first_t - self.history_s <= t <= c.first_t + 0.05 and (m & grown).any()]
+        if not votes:
+            return None, 0.3, c.first_t
+        last = votes[-1][1]
+        share = sum(1 for _, s, _ in votes if s == last) / len(votes)
+        mine = [(t, r) for t, s, r in votes if s == last]
+        deepest = max(r for _, r in mine)
+        t_rest = next(t for t, r in mine if r >= deepest - 4.0)
+        return last, 0.5 + 0.5 * share, min(t_rest, c.first_t)
+
+    def new_hand(self) -> None:
+        """A new hand is dealt: the pile starts empty again (its next card is a starter)."""
+        self.top = ()
+
+
+CARD_DIAG_MM = float(np.hypot(CARD_W_MM, CARD_H_MM))

@@ -1,0 +1,95 @@
+"""Draws: a hand that reaches the draw pile and turns back carrying card backs becomes a `draw` with a count.
+
+How: each seat's hand is followed by its tip (the blob point farthest from the seat's edge). A reach whose
+turning point lies on the draw pile is a visit; a tip that only passes over the pile on the way to the discard
+pile (the seat beside the draw pile) goes on and is not a visit. Once the returning hand has left the pile, the
+backs it carries are counted on `reads` frames from a rectified crop around it; the largest count read is the
+count (a back hidden under fingers on one frame shows on the next). A visit that carries no back (a hand that
+only touched the pile) is no draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.discard import inside_share
+from vision.motion import ForegroundModel, Hand
+from vision.readers import CardReader
+
+
+@dataclass
+class Visit:
+    seat: int
+    t: float
+    max_reach: float
+    counts: list[int] = field(default_factory=list)
+    left: bool = False
+    frames_out: int = 0
+
+
+class DrawTracker:
+    def __init__(self, model: ForegroundModel, reader: CardReader, scale: float = 1.2, reads: int = 3) -> None:
+        self.model, self.reader, self.scale, self.reads = model, reader, scale, reads
+        self.zone = model.table.draw
+        self.discard = model.table.discard
+        self.visits: dict[int, Visit] = {}
+        self.reach: dict[int, float] = {}
+
+    def step(self, image: np.ndarray, t: float) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        by_seat: dict[int, Hand] = {}
+        for h in self.model.hands:
+            if h.seat not in by_seat or h.mask.sum() > by_seat[h.seat].mask.sum():
+                by_seat[h.seat] = h
+        for seat, h in by_seat.items():
+            v = self.visits.get(seat)
+            on_pile = self.zone.contains(h.tip)
+            if self.discard.contains(h.tip) and v is not None and not v.left:
+                del self.visits[seat]  # passing over the draw pile towards the discard pile
+                continue
+            if on_pile:
+                if v is None or v.left:
+                    v = self.visits[seat] = Visit(seat, t, h.reach)
+                v.t, v.max_reach = t, max(v.max_reach, h.reach)
+                continue
+            if v is None:
+                continue
+            if not v.left:
+                if h.reach < v.max_reach - 15:
+                    v.left = True
+                else:
+                    continue
+            v.frames_out += 1
+            if v.frames_out % 2 == 1 and len(v.counts) < self.reads:
+                v.counts.append(self._count(image, h, t))
+            if len(v.counts) >= self.reads:
+                del self.visits[seat]
+                n = max(v.counts)
+                if n > 0:
+                    agree = sum(1 for c in v.counts if c == n) / len(v.counts)
+                    out.append({"t": round(v.t, 3), "type": "draw", "seat": seat, "count": n, "source": "vision",
+                                "confidence": round(0.5 + 0.5 * agree, 3), "seen_t": round(t, 3)})
+        for seat in list(self.visits):  # the hand left the table: decide with what was read
+            if seat not in by_seat:
+                v = self.visits.pop(seat)
+                if v.left and v.counts and max(v.counts) > 0:
+                    out.append({"t": round(v.t, 3), "type": "draw", "seat": seat, "count": max(v.counts),
+                                "source": "vision", "confidence": 0.5, "seen_t": round(t, 3)})
+        return out
+
+    def _count(self, image: np.ndarray, h: Hand, t: float) -> int:
+        x0, y0, x1, y1 = h.bbox_mm
+        cx, cy = h.tip
+        region = (max(0.0, min(x0, cx - 110)), max(0.0, min(y0, cy - 110)),
+                  min(self.model.table.width, max(x1, cx + 110)), min(self.model.table.height, max(y1, cy + 110)))
+        # only the part of the hand near its tip: the cards are carried there
+        region = (max(region[0], cx - 140), max(region[1], cy - 140), min(region[2], cx + 140),
+                  min(region[3], cy + 140))
+        seen = self.reader.read(image, region, self.scale, t)
+        grown = cv2.dilate(h.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+        return sum(1 for s in seen if s.code == "back" and inside_share(s, grown) >= 0.5
+                   and not self.zone.contains(s.centre))

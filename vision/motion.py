@@ -1,0 +1,177 @@
+"""Motion and foreground on a low-resolution top-down raster of the table: what moves, where the hands are, and
+which new things have come to rest.
+
+Why a rectified raster: after the homography, a hand is a blob that enters from the table's edge, and a card laid
+on a pile is a blob that does not touch the edge. That one distinction drives the whole pipeline:
+- a foreground blob connected to the table's border is a hand (with whatever it carries): its border contact tells
+  the seat it belongs to, its far end (the tip) tells where it reaches;
+- a foreground blob *not* connected to the border, inside a zone, is a candidate: something laid down and let go.
+The background absorbs pixels that have not moved for `absorb_frames` frames (fans of held cards that grow and
+shrink, a hand resting), except candidates still waiting to be read, which stay foreground until a tracker has
+handled them (read as a play/reveal, or rejected) and calls `absorb(mask)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.tablefile import CARD_H_MM, CARD_W_MM, Table
+
+LOW = 0.4  # raster pixels per table mm
+CARD_AREA_PX = CARD_W_MM * CARD_H_MM * LOW * LOW
+
+
+@dataclass
+class Hand:
+    seat: int
+    mask: np.ndarray  # bool raster
+    tip: np.ndarray  # table mm
+    reach: float  # distance of the tip from the seat's edge point, mm
+    bbox_mm: tuple[float, float, float, float]
+
+
+@dataclass
+class Blob:
+    mask: np.ndarray  # bool raster
+    centroid: np.ndarray  # table mm
+    area: float  # raster pixels
+    bbox_mm: tuple[float, float, float, float]
+
+
+class TableRaster:
+    """Warps camera frames to the low-resolution table raster (half-size first, so sensor noise averages out)."""
+
+    def __init__(self, table: Table) -> None:
+        if table.image_to_table is None:
+            raise ValueError("the table is not calibrated")
+        self.table = table
+        self.w, self.h = int(round(table.width * LOW)), int(round(table.height * LOW))
+        self.m = np.diag([LOW, LOW, 1.0]) @ table.image_to_table @ np.diag([2.0, 2.0, 1.0])
+
+    def warp(self, image: np.ndarray) -> np.ndarray:
+        half = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        low = cv2.warpPerspective(half, self.m, (self.w, self.h), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
+        return cv2.GaussianBlur(low, (3, 3), 0)
+
+    def zone_mask(self, name: str) -> np.ndarray:
+        return self.table.zone(name).mask((self.h, self.w), LOW) > 0
+
+
+class ForegroundModel:
+    """Per-frame motion, foreground, hands and candidates on the table raster."""
+
+    def __init__(self, table: Table, fg_threshold: int = 30, motion_threshold: int = 12, absorb_frames: int = 20,
+                 min_hand_px: int = 150, min_blob_px: float = 0.2 * CARD_AREA_PX) -> None:
+        self.raster = TableRaster(table)
+        self.table = table
+        self.fg_threshold, self.motion_threshold = fg_threshold, motion_threshold
+        self.absorb_frames, self.min_hand_px, self.min_blob_px = absorb_frames, min_hand_px, min_blob_px
+        self.bg: np.ndarray | None = None
+        self.prev: np.ndarray | None = None
+        self.still = np.zeros((self.raster.h, self.raster.w), np.uint8)
+        self._k3, self._k5 = np.ones((3, 3), np.uint8), np.ones((5, 5), np.uint8)
+        self._hand_mask: np.ndarray | None = None
+        self.bg_f = np.zeros((self.raster.h, self.raster.w, 3), np.float32)
+        self.hold = np.zeros((self.raster.h, self.raster.w), bool)  # candidates waiting to be read
+        edges = [p for p, _ in _seat_edges(table)]
+        self.edge_points = np.array(edges)
+        self.low: np.ndarray | None = None
+        self.motion = np.zeros((self.raster.h, self.raster.w), bool)
+        self.fg = np.zeros((self.raster.h, self.raster.w), bool)
+        self.hands: list[Hand] = []
+        self.blobs: list[Blob] = []
+        yy, xx = np.mgrid[0:self.raster.h, 0:self.raster.w]
+        self._xx, self._yy = xx, yy
+
+    def update(self, image: np.ndarray) -> None:
+        low = self.raster.warp(image)
+        grey = cv2.cvtColor(low, cv2.COLOR_BGR2GRAY)
+        if self.bg is None or self.prev is None:
+            self.bg = low.copy()
+            self.bg_f = low.astype(np.float32)
+            self.prev = grey
+        self.low = low
+        motion = cv2.threshold(cv2.absdiff(grey, self.prev), self.motion_threshold, 255, cv2.THRESH_BINARY)[1]
+        self.motion = motion > 0
+        self.prev = grey
+        b, g, r = cv2.split(cv2.absdiff(low, self.bg))
+        diff = cv2.max(cv2.max(b, g), r)
+        fg = cv2.threshold(diff, self.fg_threshold, 1, cv2.THRESH_BINARY)[1]
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self._k3)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._k5)
+        self.fg = fg > 0
+        self._hand_mask = None
+        self._components(fg)
+        # absorb what has stood still long enough, except candidates waiting to be read
+        self.still = cv2.add(self.still, 1)
+        self.still[self.motion] = 0
+        absorb = ((self.still >= self.absorb_frames) & ~self.hold).astype(np.uint8)
+        quiet = ((fg == 0) & (motion == 0)).astype(np.uint8)
+        cv2.accumulateWeighted(low, self.bg_f, 0.1, mask=quiet)  # slow drift of the light
+        cv2.copyTo(low.astype(np.float32), absorb, self.bg_f)
+        self.bg = cv2.convertScaleAbs(self.bg_f)
+
+    def _components(self, fg: np.ndarray) -> None:
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        h, w = fg.shape
+        self.hands, self.blobs = [], []
+        for i in range(1, n):
+            x, y, bw, bh, area = stats[i]
+            bbox = (x / LOW, y / LOW, (x + bw) / LOW, (y + bh) / LOW)
+            touches = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+            if touches and area >= self.min_hand_px:
+                roi = labels[y:y + bh, x:x + bw] == i
+                mask = np.zeros((h, w), bool)
+                mask[y:y + bh, x:x + bw] = roi
+                ys, xs = np.nonzero(roi)
+                xs, ys = xs + x, ys + y
+                on_border = (xs <= 1) | (ys <= 1) | (xs >= w - 2) | (ys >= h - 2)
+                contact = np.array([xs[on_border].mean(), ys[on_border].mean()]) / LOW
+                seat = int(np.argmin(np.linalg.norm(self.edge_points - contact, axis=1)))
+                d = np.hypot(xs / LOW - self.edge_points[seat][0], ys / LOW - self.edge_points[seat][1])
+                j = int(np.argmax(d))
+                self.hands.append(Hand(seat, mask, np.array([xs[j], ys[j]]) / LOW, float(d[j]), bbox))
+            elif not touches and area >= self.min_blob_px:
+                mask = np.zeros((h, w), bool)
+                mask[y:y + bh, x:x + bw] = labels[y:y + bh, x:x + bw] == i
+                self.blobs.append(Blob(mask, np.array(cents[i]) / LOW, float(area), bbox))
+
+    def hold_mask(self, mask: np.ndarray) -> None:
+        """Keep `mask` in the foreground until `absorb` is called (a candidate being read)."""
+        self.hold |= mask
+
+    def absorb(self, mask: np.ndarray) -> None:
+        """Take `mask` into the background now (a candidate handled) and stop holding it."""
+        assert self.bg is not None and self.low is not None
+        grown = cv2.dilate(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        grown &= ~self.hand_mask()
+        self.bg_f[grown] = self.low[grown]
+        self.bg[grown] = self.low[grown]
+        self.hold &= ~grown
+
+    def hand_mask(self) -> np.ndarray:
+        if self._hand_mask is None:
+            m = np.zeros((self.raster.h, self.raster.w), bool)
+            for hnd in self.hands:
+                m |= hnd.mask
+            self._hand_mask = m
+        return self._hand_mask
+
+    def mm_to_px(self, xy: np.ndarray) -> tuple[int, int]:
+        return int(np.clip(xy[0] * LOW, 0, self.raster.w - 1)), int(np.clip(xy[1] * LOW, 0, self.raster.h - 1))
+
+
+def _seat_edges(table: Table) -> list[tuple[np.ndarray, float]]:
+    """Each seat's point on the table edge: the middle of its zone's side on the table border."""
+    out = []
+    for z in table.seat_zones():
+        x0, y0, x1, y1 = z.bounds()
+        cands = [(np.array([(x0 + x1) / 2, y0]), y0), (np.array([(x0 + x1) / 2, y1]), table.height - y1),
+                 (np.array([x0, (y0 + y1) / 2]), x0), (np.array([x1, (y0 + y1) / 2]), table.width - x1)]
+        p, _ = min(cands, key=lambda c: c[1])
+        out.append((p, 0.0))
+    return out

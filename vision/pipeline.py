@@ -1,0 +1,116 @@
+"""The video pipeline: frames in, table events (EVENTS.md dicts) out.
+
+`Watcher(table, reader).process(frame)` runs, per frame: the foreground model on the low-resolution table raster
+(`vision.motion`), then the discard-pile, draw and reveal trackers, which call the card reader only when something
+has come to rest. Events carry `source: "vision"`, a `confidence`, and `seen_t` (the frame time at which the event
+was decided; `seen_t - t` is the pipeline's latency in video time). Time order: events are released in order of
+`t` (a later-decided event never goes out before an earlier one is final).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.discard import DiscardTracker
+from vision.draws import DrawTracker
+from vision.motion import LOW, ForegroundModel
+from vision.readers import CardReader
+from vision.reveals import RevealTracker
+from vision.sources import Frame, Gap
+from vision.tablefile import Table
+
+
+@dataclass
+class WatchStats:
+    frames: int = 0
+    frames_read: int = 0  # frames on which the card reader ran at least once
+    reads: int = 0
+    seconds: float = 0.0
+    events: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def fps(self) -> float:
+        return self.frames / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"frames": self.frames, "frames_read": self.frames_read, "reads": self.reads,
+                "read_share": round(self.frames_read / max(1, self.frames), 4), "fps": round(self.fps, 1),
+                "events": self.events}
+
+
+class Watcher:
+    def __init__(self, table: Table, reader: CardReader, hold_s: float = 0.0) -> None:
+        self.table, self.reader = table, reader
+        self.model = ForegroundModel(table)
+        self.discard = DiscardTracker(self.model, reader)
+        self.draws = DrawTracker(self.model, reader)
+        self.reveals = RevealTracker(self.model, reader)
+        self.stats = WatchStats()
+        self.last_event: dict[str, Any] | None = None
+        self.last_t = 0.0
+
+    def process(self, frame: Frame) -> list[dict[str, Any]]:
+        start = time.perf_counter()
+        before = self.reader.calls
+        self.model.update(frame.image)
+        events = self.discard.step(frame.image, frame.t)
+        events += self.draws.step(frame.image, frame.t)
+        events += self.reveals.step(frame.image, frame.t)
+        for ev in events:  # never go back in time: a late decision is stamped no earlier than the last event
+            ev["t"] = max(float(ev["t"]), self.last_t)
+            self.last_t = ev["t"]
+        events.sort(key=lambda e: e["t"])
+        calls = self.reader.calls - before
+        self.stats.frames += 1
+        self.stats.reads += calls
+        self.stats.frames_read += 1 if calls else 0
+        self.stats.events += len(events)
+        self.stats.seconds += time.perf_counter() - start
+        if events:
+            self.last_event = events[-1]
+        return events
+
+    def gap(self, gap: Gap) -> dict[str, Any]:
+        """A camera gap: reported as a warning; the trackers restart so nothing half-seen is carried across it."""
+        self.model.bg = None
+        self.model.prev = None
+        msg = {"warning": "no frames", "from_t": round(gap.start, 3), "to_t": round(gap.end, 3), "reason": gap.reason}
+        self.stats.warnings.append(f"gap {gap.start:.2f}-{gap.end:.2f}s: {gap.reason}")
+        return msg
+
+    def annotate(self, image: np.ndarray, t: float) -> np.ndarray:
+        """The frame with zones, hands, candidates, the top card and the last event drawn (for `watch --show`)."""
+        from vision.calibration import draw_zones
+
+        out = draw_zones(image, self.table, 1)
+        t2i = self.table.table_to_image
+        for hnd in self.model.hands:
+            tip = cv2.perspectiveTransform(hnd.tip[None, None].astype(np.float64), t2i)[0, 0]
+            cv2.circle(out, (int(tip[0]), int(tip[1])), 6, (0, 0, 255), 2)
+            cv2.putText(out, f"seat {hnd.seat}", (int(tip[0]) + 8, int(tip[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                        (0, 0, 255), 1, cv2.LINE_AA)
+        for b in self.model.blobs:
+            x0, y0, x1, y1 = b.bbox_mm
+            quad = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
+            pts = cv2.perspectiveTransform(quad, t2i)[0]
+            cv2.polylines(out, [np.round(pts).astype(np.int32)], True, (255, 0, 255), 2, cv2.LINE_AA)
+        top = " + ".join(self.discard.top) or "-"
+        lines = [f"t={t:6.2f}s  top: {top}"]
+        if self.last_event is not None:
+            e = self.last_event
+            what = e.get("cards") or e.get("card") or e.get("count")
+            lines.append(f"last: {e['type']} seat={e.get('seat')} {what} @ {e['t']:.2f}s")
+        for i, line in enumerate(lines):
+            y = 24 + 24 * i
+            cv2.putText(out, line, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.65, (0, 0, 0), 4, cv2.LINE_AA)
+            cv2.putText(out, line, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.65, (255, 255, 255), 1, cv2.LINE_AA)
+        return out
+
+
+__all__ = ["Watcher", "WatchStats", "LOW"]

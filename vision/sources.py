@@ -1,0 +1,212 @@
+"""Frame sources behind one interface: a video file, a camera index, an RTSP/HTTP URL, a folder of images.
+
+Each yields `Frame(index, t, image)` with `t` in seconds since the source started (a file's own timeline, a live
+camera's clock). Problems never crash the stream:
+- a frame that can't be decoded is skipped with a warning;
+- a live camera that drops out is reopened with back-off (0.5 s, 1 s, 2 s ... up to `max_backoff`), and the
+  gap is reported as a `Gap` (an event-free interval) and a warning;
+- only an unreadable *start* (no such file, a camera that never opens) raises `SourceError`, with a message
+  naming the source.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+
+
+class SourceError(RuntimeError):
+    """A source that cannot be opened at all."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    index: int
+    t: float
+    image: np.ndarray
+
+
+@dataclass(frozen=True)
+class Gap:
+    """No frames came between `start` and `end` (seconds): nothing can have been seen then."""
+
+    start: float
+    end: float
+    reason: str
+
+
+class Capture(Protocol):
+    def isOpened(self) -> bool: ...
+    def read(self) -> tuple[bool, Any]: ...
+    def release(self) -> None: ...
+    def get(self, prop: int) -> float: ...
+
+
+@dataclass
+class FrameSource:
+    """Common part: `warnings` (strings) and `gaps` collected while iterating, and an `on_warning` hook."""
+
+    name: str = ""
+    warnings: list[str] = field(default_factory=list)
+    gaps: list[Gap] = field(default_factory=list)
+    on_warning: Callable[[str], None] | None = None
+    fps: float = 30.0
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(message)
+        if self.on_warning is not None:
+            self.on_warning(message)
+
+    def __iter__(self) -> Iterator[Frame]:
+        raise NotImplementedError
+
+
+def _valid(image: Any) -> bool:
+    return isinstance(image, np.ndarray) and image.ndim in (2, 3) and image.size > 0 and image.shape[0] > 1
+
+
+class VideoFileSource(FrameSource):
+    """A video file on its own timeline: t = frame index / fps (the file's rate)."""
+
+    def __init__(self, path: Path, opener: Callable[[str], Capture] | None = None, max_bad: int = 30) -> None:
+        super().__init__(name=str(path))
+        self.path = Path(path)
+        if not self.path.exists():
+            raise SourceError(f"video file {self.path} not found")
+        self.opener = opener or (lambda p: cv2.VideoCapture(p))
+        cap = self.opener(str(self.path))
+        if not cap.isOpened():
+            raise SourceError(f"cannot read video file {self.path} (not a video OpenCV can decode)")
+        ok, first = cap.read()
+        cap.release()
+        if not ok or not _valid(first):
+            raise SourceError(f"cannot read video file {self.path}: no decodable frame")
+        self.max_bad = max_bad
+
+    def __iter__(self) -> Iterator[Frame]:
+        cap = self.opener(str(self.path))
+        fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+        self.fps = fps if 1 <= fps <= 240 else 30.0
+        total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        idx, bad = 0, 0
+        try:
+            while True:
+                ok, img = cap.read()
+                if ok and _valid(img):
+                    bad = 0
+                    yield Frame(idx, idx / self.fps, img if img.ndim == 3 else cv2.cvtColor(img, cv2.COLOR_GRAY2BGR))
+                    idx += 1
+                    continue
+                if total and idx < total - 1 and bad < self.max_bad:  # a corrupt frame inside the file: skip it
+                    bad += 1
+                    self.warn(f"{self.path.name}: frame {idx} could not be decoded; skipped")
+                    idx += 1
+                    continue
+                break
+        finally:
+            cap.release()
+
+
+class LiveSource(FrameSource):
+    """A camera index or a stream URL, timed by the clock; reopened with back-off when it drops out."""
+
+    def __init__(self, spec: str | int, opener: Callable[[str | int], Capture] | None = None,
+                 max_backoff: float = 8.0, give_up_after: float = 60.0, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        super().__init__(name=str(spec))
+        self.spec = spec
+        self.opener = opener or (lambda s: cv2.VideoCapture(s))
+        self.max_backoff, self.give_up_after = max_backoff, give_up_after
+        self.clock, self.sleep = clock, sleep
+        self.cap = self.opener(spec)
+        if not self.cap.isOpened():
+            raise SourceError(f"cannot open camera/stream {spec!r} (no device at that index, or the URL is unreachable)")
+
+    def _reopen(self, since: float) -> bool:
+        delay = 0.5
+        while self.clock() - since < self.give_up_after:
+            self.sleep(delay)
+            try:
+                self.cap.release()
+            except Exception:  # a dead capture may fail to release; a fresh one replaces it anyway
+                pass
+            self.cap = self.opener(self.spec)
+            if self.cap.isOpened():
+                ok, img = self.cap.read()
+                if ok and _valid(img):
+                    self._pending = img
+                    return True
+            delay = min(delay * 2, self.max_backoff)
+        return False
+
+    def __iter__(self) -> Iterator[Frame]:
+        start = self.clock()
+        idx = 0
+        self._pending: np.ndarray | None = None
+        last_t = 0.0
+        try:
+            while True:
+                if self._pending is not None:
+                    ok, img, self._pending = True, self._pending, None
+                else:
+                    ok, img = self.cap.read()
+                if ok and _valid(img):
+                    last_t = self.clock() - start
+                    yield Frame(idx, last_t, img if img.ndim == 3 else cv2.cvtColor(img, cv2.COLOR_GRAY2BGR))
+                    idx += 1
+                    continue
+                lost = self.clock()
+                self.warn(f"{self.name}: camera dropped at t={last_t:.2f}s; reopening")
+                if not self._reopen(lost):
+                    end = self.clock() - start
+                    self.gaps.append(Gap(last_t, end, "camera lost"))
+                    self.warn(f"{self.name}: camera did not come back within {self.give_up_after:.0f}s; stopping")
+                    return
+                back = self.clock() - start
+                self.gaps.append(Gap(last_t, back, "camera dropped"))
+                self.warn(f"{self.name}: camera back at t={back:.2f}s; no events between {last_t:.2f}s and {back:.2f}s")
+        finally:
+            self.cap.release()
+
+
+class ImageFolderSource(FrameSource):
+    """A folder of images in name order, as frames at `fps`; unreadable images are skipped with a warning."""
+
+    def __init__(self, folder: Path, fps: float = 30.0) -> None:
+        super().__init__(name=str(folder), fps=fps)
+        self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise SourceError(f"folder {folder} holds no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
+
+    def __iter__(self) -> Iterator[Frame]:
+        for i, p in enumerate(self.files):
+            img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+            if not _valid(img):
+                self.warn(f"{p.name}: not a readable image; skipped")
+                continue
+            yield Frame(i, i / self.fps, img)
+
+
+def open_source(spec: str, fps: float = 30.0) -> FrameSource:
+    """The right source for `spec`: a digit string is a camera index, a URL is a stream, a folder is images, a file
+    is a video."""
+    if spec.isdigit():
+        return LiveSource(int(spec))
+    if "://" in spec:
+        return LiveSource(spec)
+    p = Path(spec)
+    if p.is_dir():
+        return ImageFolderSource(p, fps=fps)
+    if not p.exists():
+        raise SourceError(f"source {spec!r} is neither a camera index, a URL, a folder nor an existing file")
+    if p.suffix.lower() in IMAGE_SUFFIXES:
+        raise SourceError(f"{spec} is a single image; give its folder (a source is a stream of frames)")
+    return VideoFileSource(p)
