@@ -107,7 +107,7 @@ def ship_weights(weights: Path, out: Path) -> Path:
     return out
 
 
-def export_onnx(weights: Path, out: Path, imgsz: int) -> Path:
+def export_onnx(weights: Path, out: Path, imgsz: int, classifier: str | None = None) -> Path:
     """Export `weights` to ONNX at `out` (opset 17, static `imgsz` square input, no NMS inside) plus a JSON sidecar."""
     offline_ultralytics_env()
     import torch
@@ -121,6 +121,41 @@ def export_onnx(weights: Path, out: Path, imgsz: int) -> Path:
     if produced.resolve() != out.resolve():
         shutil.copy(produced, out)
     names = model.names
-    meta = {"imgsz": imgsz, "names": [names[i] for i in range(len(names))], "source": str(weights.name)}
+    meta: dict[str, Any] = {"imgsz": imgsz, "names": [names[i] for i in range(len(names))], "source": weights.name}
+    if classifier:
+        meta["classifier"] = classifier  # file name of the second stage, next to the ONNX model
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
     return out
+
+
+def plot_results(results_csv: Path, png: Path) -> Path:
+    """Plot an Ultralytics `results.csv` (losses and val mAP per epoch) to `png`, for the model card."""
+    import csv
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with open(results_csv) as fh:
+        rows = [{k.strip(): float(v) for k, v in r.items()} for r in csv.DictReader(fh)]
+    if not rows:
+        raise ValueError(f"{results_csv} has no epochs")
+    ep = [r["epoch"] for r in rows]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4), dpi=80)
+    for key in ("train/box_loss", "train/cls_loss", "train/dfl_loss", "val/cls_loss"):
+        a.plot(ep, [r[key] for r in rows], marker="o", label=key)
+    a.set_xlabel("epoch")
+    a.set_title("losses")
+    a.legend()
+    for key in ("metrics/mAP50(B)", "metrics/mAP50-95(B)"):
+        b.plot(ep, [r[key] for r in rows], marker="o", label=key.replace("metrics/", ""))
+    b.set_xlabel("epoch")
+    b.set_ylim(0, 1)
+    b.set_title("validation (synthetic val split)")
+    b.legend()
+    fig.tight_layout()
+    png.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(png)
+    plt.close(fig)
+    return png

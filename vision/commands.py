@@ -31,6 +31,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="after training, export the best weights to this ONNX path (+ .json with class names)")
     t.set_defaults(func=_train)
 
+    c = sub.add_parser("train-classifier", help="train the second-stage crop classifier (needs the train extra)")
+    c.add_argument("--data", type=Path, required=True, help="folder made by `unotable dataset build`")
+    c.add_argument("--out", type=Path, default=Path("models/card_classifier.onnx"), help="ONNX output (+ .json)")
+    c.add_argument("--epochs", type=int, default=8)
+    c.add_argument("--copies", type=int, default=1, help="jittered crops per labelled card")
+    c.add_argument("--minutes", type=float, default=None, help="stop after the epoch that passes this budget")
+    c.set_defaults(func=_train_classifier)
+
     d = sub.add_parser("detect", help="find UNO cards in images")
     d.add_argument("images", nargs="+", type=Path, help="image files or folders of images")
     d.add_argument("--json", action="store_true", help="print one JSON line per image")
@@ -78,6 +86,24 @@ def _train(args: argparse.Namespace) -> int:
     if args.export:
         onnx_path = export_onnx(best, args.export, args.imgsz)
         print(f"exported {onnx_path} and {onnx_path.with_suffix('.json')}")
+    return 0
+
+
+def _train_classifier(args: argparse.Namespace) -> int:
+    try:
+        from models.train_classifier import train_classifier
+    except ImportError as exc:
+        print(f"train-classifier: needs the train extra (pip install -e '.[train]'): {exc}", file=sys.stderr)
+        return 2
+    from datasets.export import CLASS_NAMES
+
+    if not (args.data / "images" / "train").is_dir():
+        print(f"train-classifier: {args.data}/images/train not found (make it with `unotable dataset build`)",
+              file=sys.stderr)
+        return 2
+    history = train_classifier(args.data, args.out, list(CLASS_NAMES), args.epochs, copies=args.copies,
+                               minutes=args.minutes)
+    print(json.dumps(history))
     return 0
 
 

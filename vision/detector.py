@@ -21,6 +21,7 @@ from vision.detections import Detections, nms
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DEFAULT_ONNX = MODELS_DIR / "card_detector.onnx"
 DEFAULT_PT = MODELS_DIR / "card_detector.pt"
+DEFAULT_CLASSIFIER = MODELS_DIR / "card_classifier.onnx"
 
 
 class DetectorError(RuntimeError):
@@ -50,13 +51,20 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[fl
 
 
 def decode_yolo(
-    output: np.ndarray, conf: float, iou: float, agnostic: bool, max_det: int = 100
+    output: np.ndarray, conf: float, iou: float, agnostic: bool, max_det: int = 100, any_class: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Decode a YOLOv8/11 head output (4 + nc, A) into boxes (xyxy, input pixels), class ids and scores after NMS."""
+    """Decode a YOLOv8/11 head output (4 + nc, A) into boxes (xyxy, input pixels), class ids and scores after NMS.
+
+    `any_class=True` scores each box by the chance that it holds *some* card, 1 - prod(1 - s_c), which stays high
+    when the per-class scores of an unsure model are spread over look-alike faces (the two-stage mode).
+    """
     pred = output.T  # (A, 4 + nc)
     scores_all = pred[:, 4:]
     cls = scores_all.argmax(axis=1)
-    score = scores_all[np.arange(len(pred)), cls]
+    if any_class:
+        score = 1.0 - np.exp(np.log1p(-np.clip(scores_all, 0.0, 1.0 - 1e-6)).sum(axis=1))
+    else:
+        score = scores_all[np.arange(len(pred)), cls]
     keep = score >= conf
     pred, cls, score = pred[keep], cls[keep], score[keep]
     if not len(pred):
@@ -83,8 +91,12 @@ class OnnxDetector:
     """The runtime detector: the exported YOLO model on onnxruntime (CPU, one intra-op thread by default)."""
 
     def __init__(self, model_path: Path = DEFAULT_ONNX, conf: float = 0.25, iou: float = 0.5,
-                 agnostic: bool = False, threads: int = 1) -> None:
+                 agnostic: bool = False, threads: int = 1, classifier: Path | None | bool = None) -> None:
+        """`classifier`: a crop-classifier ONNX path, False for YOLO classes only, or None for the file named in
+        the detector's JSON (`"classifier"`) when it exists next to the model."""
         import onnxruntime as ort
+
+        from vision.classifier import OnnxClassifier
 
         model_path = Path(model_path)
         meta_path = model_path.with_suffix(".json")
@@ -106,18 +118,32 @@ class OnnxDetector:
             raise DetectorError(f"cannot load ONNX model {model_path}: {exc}") from exc
         self.input_name = self.session.get_inputs()[0].name
         self.conf, self.iou, self.agnostic = conf, iou, agnostic
+        if classifier is None and meta.get("classifier"):
+            candidate = model_path.parent / meta["classifier"]
+            classifier = candidate if candidate.exists() else False
+        self.classifier = OnnxClassifier(Path(classifier), threads) if classifier else None
+        if self.classifier is not None and self.classifier.names != self.names:
+            raise DetectorError("the crop classifier's class names differ from the detector's")
 
     def detect(self, image: np.ndarray) -> Detections:
         image = _check_image(image)
         padded, r, (px, py) = letterbox(image, self.imgsz)
         blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)  # NCHW float32 RGB
         out = self.session.run(None, {self.input_name: blob})[0][0]
-        boxes, cls, score = decode_yolo(out, self.conf, self.iou, self.agnostic)
+        two_stage = self.classifier is not None
+        boxes, cls, score = decode_yolo(out, self.conf, self.iou, self.agnostic or two_stage, any_class=two_stage)
         if len(boxes):
             boxes = (boxes - np.array([px, py, px, py], np.float32)) / r
             h, w = image.shape[:2]
             boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
             boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
+        if two_stage and len(boxes):
+            assert self.classifier is not None
+            probs = self.classifier.probabilities(image, boxes)
+            cls = probs.argmax(axis=1)
+            score = (score * probs[np.arange(len(cls)), cls]).astype(np.float32)
+            keep = score >= self.conf
+            boxes, cls, score = boxes[keep], cls[keep], score[keep]
         return Detections(boxes, cls, score, self.names).sorted()
 
 

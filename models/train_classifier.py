@@ -1,0 +1,156 @@
+"""Train the second-stage card classifier (`vision/classifier.py`) on crops of the synthetic scenes.
+
+Why: see `vision.classifier`. The crops come from the labelled boxes of a `unotable dataset build` folder, each
+jittered in position and size as a detector's boxes would be, so the classifier does not depend on perfect boxes.
+Augmentation: quarter turns (a card's identity does not depend on how it lies), brightness/contrast and a little
+blur. torch runs on one thread; the model is exported to ONNX for onnxruntime.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from vision.classifier import CROP, MARGIN, square_crops
+
+
+def extract_crops(root: Path, split: str, seed: int, copies: int = 1, limit: int | None = None,
+                  size: int = CROP) -> tuple[np.ndarray, np.ndarray]:
+    """Crops (N, size, size, 3) and class ids (N,) from the labelled boxes of a YOLO data set split."""
+    rng = np.random.default_rng(seed)
+    images = sorted((root / "images" / split).glob("*.jpg"))[:limit]
+    xs, ys = [], []
+    for path in tqdm(images, desc=f"crops from {split}", unit="img"):
+        lbl = root / "labels" / split / f"{path.stem}.txt"
+        rows = [line.split() for line in lbl.read_text().splitlines() if line.strip()] if lbl.exists() else []
+        if not rows:
+            continue
+        img = cv2.imread(str(path))
+        h, w = img.shape[:2]
+        a = np.array(rows, np.float32)
+        for _ in range(copies):
+            cx, cy = a[:, 1] * w, a[:, 2] * h
+            bw, bh = a[:, 3] * w, a[:, 4] * h
+            side = np.maximum(bw, bh)
+            cx = cx + rng.normal(0, 0.04, len(a)) * side
+            cy = cy + rng.normal(0, 0.04, len(a)) * side
+            sc = np.exp(rng.normal(0, 0.07, len(a)))
+            boxes = np.stack([cx - bw * sc / 2, cy - bh * sc / 2, cx + bw * sc / 2, cy + bh * sc / 2], axis=1)
+            xs.append(square_crops(img, boxes, size, MARGIN))
+            ys.append(a[:, 0].astype(np.int64))
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def make_net(nc: int):  # type: ignore[no-untyped-def]
+    """A small all-convolutional net: 64x64 crop -> nc logits (about 20 MFLOPs)."""
+    from torch import nn
+
+    def block(i: int, o: int, s: int) -> list[nn.Module]:
+        return [nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    layers = (block(3, 16, 2) + block(16, 32, 1) + block(32, 32, 2) + block(32, 64, 1) + block(64, 64, 2)
+              + block(64, 128, 1) + block(128, 128, 2))
+    return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(128, nc))
+
+
+def _augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Quarter turns, brightness/contrast and occasional blur on a uint8 batch (N, H, W, 3)."""
+    k = int(rng.integers(0, 4))
+    x = np.rot90(x, k, axes=(1, 2)).astype(np.float32)
+    gain = rng.uniform(0.6, 1.35, (len(x), 1, 1, 1)).astype(np.float32)
+    bias = rng.uniform(-30, 30, (len(x), 1, 1, 1)).astype(np.float32)
+    wb = rng.uniform(0.88, 1.12, (len(x), 1, 1, 3)).astype(np.float32)
+    x = np.clip(x * gain * wb + bias, 0, 255)
+    return x
+
+
+def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int = 8, batch: int = 128,
+                     copies: int = 1, seed: int = 0, minutes: float | None = None, threads: int = 1) -> dict[str, float]:
+    """Train on `data_root` train crops, report val accuracy, export `out` (.onnx) and `out.json`."""
+    import torch
+    from torch import nn
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    xtr, ytr = extract_crops(data_root, "train", seed, copies)
+    xva, yva = extract_crops(data_root, "val", seed + 1, 1)
+    net = make_net(len(names))
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * (len(xtr) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(1, steps), pct_start=0.15)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    start = time.time()
+    step = 0
+    history: dict[str, float] = {}
+    for ep in range(epochs):
+        net.train()
+        order = rng.permutation(len(xtr))
+        bar = tqdm(range(len(xtr) // batch), desc=f"classifier epoch {ep + 1}/{epochs}", unit="batch")
+        for b in bar:
+            idx = order[b * batch : (b + 1) * batch]
+            xb = _augment(xtr[idx], rng)[..., ::-1].transpose(0, 3, 1, 2) / 255.0
+            xt = torch.from_numpy(np.ascontiguousarray(xb, np.float32))
+            loss = loss_fn(net(xt), torch.from_numpy(ytr[idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if step < steps - 1:
+                sched.step()
+            step += 1
+            if b % 20 == 0:
+                bar.set_postfix(loss=f"{loss.item():.3f}")
+        acc = evaluate(net, xva, yva)
+        history[f"epoch{ep + 1}_val_acc"] = acc
+        print(f"epoch {ep + 1}: val accuracy {acc:.4f} ({time.time() - start:.0f} s)", flush=True)
+        torch.save(net.state_dict(), out.with_suffix(".pth"))
+        if minutes and time.time() - start > minutes * 60:
+            print("time budget reached; stopping", flush=True)
+            break
+    export(net, out, names)
+    return history
+
+
+def evaluate(net, x: np.ndarray, y: np.ndarray) -> float:  # type: ignore[no-untyped-def]
+    import torch
+
+    net.eval()
+    right = 0
+    with torch.no_grad():
+        for i in range(0, len(x), 256):
+            xb = x[i : i + 256][..., ::-1].transpose(0, 3, 1, 2) / 255.0
+            pred = net(torch.from_numpy(np.ascontiguousarray(xb, np.float32))).argmax(1).numpy()
+            right += int((pred == y[i : i + 256]).sum())
+    return right / max(1, len(x))
+
+
+def export(net, out: Path, names: list[str]) -> None:  # type: ignore[no-untyped-def]
+    import torch
+
+    net.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(1, 3, CROP, CROP), str(out), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    out.with_suffix(".json").write_text(json.dumps({"crop": CROP, "margin": MARGIN, "names": names}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    import argparse
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from datasets.export import CLASS_NAMES
+
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--data", type=Path, required=True)
+    ap.add_argument("--out", type=Path, default=Path("models/card_classifier.onnx"))
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--copies", type=int, default=1)
+    ap.add_argument("--minutes", type=float, default=None)
+    a = ap.parse_args()
+    print(train_classifier(a.data, a.out, list(CLASS_NAMES), a.epochs, copies=a.copies, minutes=a.minutes))

@@ -1,0 +1,71 @@
+"""Second stage of the card detector: a small CNN that names the card inside each detected box.
+
+Why two stages: on the shared 2-core machine the YOLO model gets only a handful of epochs, enough to learn *where*
+cards are but not to tell 55 look-alike faces apart. Classifying square crops is ~100x cheaper per sample, so a
+dedicated classifier can see every training card many times over. The runtime (`OnnxDetector`) uses the YOLO boxes
+and, when `models/card_classifier.onnx` exists, replaces each box's class with the classifier's answer.
+
+Crops are squares around the box centre (side = longest box side + a margin), so a card at any rotation fits the
+same way in training and at runtime.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+CROP = 64
+MARGIN = 0.08
+
+
+def square_crops(image: np.ndarray, boxes: np.ndarray, size: int = CROP, margin: float = MARGIN) -> np.ndarray:
+    """(N, size, size, 3) uint8 BGR crops: squares around each (x1, y1, x2, y2) box, grey-padded at the borders."""
+    out = np.empty((len(boxes), size, size, 3), np.uint8)
+    h, w = image.shape[:2]
+    for i, (x1, y1, x2, y2) in enumerate(np.asarray(boxes, np.float32)):
+        side = max(x2 - x1, y2 - y1) * (1 + 2 * margin)
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        s = size / max(side, 1.0)
+        # affine map: crop square -> size x size, border filled with the letterbox grey
+        m = np.array([[s, 0, size / 2 - cx * s], [0, s, size / 2 - cy * s]], np.float32)
+        interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+        out[i] = cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_CONSTANT,
+                                borderValue=(114, 114, 114))
+    _ = (h, w)
+    return out
+
+
+def to_blob(crops: np.ndarray) -> np.ndarray:
+    """NCHW float32 RGB in [0, 1], the classifier's input."""
+    return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+class OnnxClassifier:
+    """The crop classifier on onnxruntime (one intra-op thread)."""
+
+    def __init__(self, model_path: Path, threads: int = 1) -> None:
+        import onnxruntime as ort
+
+        meta = json.loads(Path(model_path).with_suffix(".json").read_text())
+        self.names: tuple[str, ...] = tuple(meta["names"])
+        self.size = int(meta["crop"])
+        self.margin = float(meta.get("margin", MARGIN))
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        self.session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
+        self.input_name = self.session.get_inputs()[0].name
+
+    def probabilities(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(N, classes) softmax probabilities for the card in each box."""
+        if not len(boxes):
+            return np.zeros((0, len(self.names)), np.float32)
+        blob = to_blob(square_crops(image, boxes, self.size, self.margin))
+        logits = self.session.run(None, {self.input_name: blob})[0]
+        logits = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
