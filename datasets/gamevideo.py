@@ -100,8 +100,8 @@ class GameRenderer:
         self.edge = [p for p, _ in lay]
         self.inward = [np.array([np.cos(np.radians(a)), np.sin(np.radians(a))]) for _, a in lay]
         self.seat_angle = [a - 90.0 for _, a in lay]  # a card facing the player lies at this angle
-        self.body = [p - d * 170 for p, d in zip(self.edge, self.inward)]
-        self.fan_centre = [p + d * 20 for p, d in zip(self.edge, self.inward)]
+        self.body = [p - d * 170 for p, d in zip(self.edge, self.inward, strict=False)]
+        self.fan_centre = [p + d * 20 for p, d in zip(self.edge, self.inward, strict=False)]
         self.draw_centre = self.table.draw.centre
         dpose = [(self.draw_centre + self.rng.normal(0, 2.5, 2), float(self.rng.normal(0, 4))) for _ in range(5)]
         self.draw_stack = dpose
@@ -121,7 +121,7 @@ class GameRenderer:
             drawn.append((BACK, blit_card(canvas, self.bank, BACK, c, a)))
         pile = [a for a in self.actions if a.kind in ("play", "starter") and a.t <= t]
         for a in pile[-14:]:
-            for code, (x, y, ang) in zip(a.cards, a.poses):
+            for code, (x, y, ang) in zip(a.cards, a.poses, strict=False):
                 drawn.append((code, blit_card(canvas, self.bank, code, np.array([x, y]), ang)))
         held = self._held_at(t)
         revealed = {a.seat: a for a in self.actions if a.kind == "reveal" and a.t <= t
@@ -194,7 +194,7 @@ class GameRenderer:
                 direction /= max(np.linalg.norm(direction), 1e-6)
                 if carrying:
                     shift = pos - dest
-                    for code, (x, y, ang) in zip(a.cards, a.poses):
+                    for code, (x, y, ang) in zip(a.cards, a.poses, strict=False):
                         a0 = self.seat_angle[s] + 180
                         angle = a0 + ((ang - a0 + 180) % 360 - 180) * u
                         drawn.append((code, blit_card(canvas, self.bank, code, np.array([x, y]) + shift, angle,

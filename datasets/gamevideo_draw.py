@@ -130,7 +130,7 @@ def table_plane(rng: np.random.Generator, table: Table) -> np.ndarray:
     # keep the table away from near-black so dark card backs stay visible, as a real rig's cloth would
     plane = np.clip(plane.astype(np.float32) * 0.7 + 55, 0, 255).astype(np.uint8)
     size = table.marker_size * PX_PER_MM
-    for mid, c in zip(MARKER_IDS, table.marker_centres):
+    for mid, c in zip(MARKER_IDS, table.marker_centres, strict=False):
         quiet = size * 0.3
         x0, y0 = (c * PX_PER_MM - size / 2 - quiet).astype(int)
         x1, y1 = (c * PX_PER_MM + size / 2 + quiet).astype(int)

@@ -15,7 +15,7 @@ from vision.readers import Seen
 
 
 class OracleReader:
-    def __init__(self, infos: dict[int, FrameInfo], fps: float, min_visible: float = 0.5, min_visible_back: float = 0.4) -> None:
+    def __init__(self, infos: dict[int, FrameInfo], fps: float, min_visible: float = 0.4, min_visible_back: float = 0.4) -> None:
         self.infos, self.fps, self.min_visible, self.min_visible_back = infos, fps, min_visible, min_visible_back
         self.calls = 0
 

@@ -112,9 +112,9 @@ def plan_actions(log: list[dict[str, Any]], rng: np.random.Generator, discard_ce
                 continue  # an empty hand shows nothing
             hand_over = st.phase in ("hand_over", "match_over")
             actions.append(Action("reveal", t, int(d["seat"]), list(d["cards"]), counts_after=list(st.counts),
-                                  hide_at=None if hand_over else t + 1.2))
+                                  hide_at=None if hand_over else t + 2.0))
     # a challenge reveal is picked up before the next hand moves
-    for a, b in zip(actions, actions[1:]):
+    for a, b in zip(actions, actions[1:], strict=False):
         if a.hide_at is not None:
             a.hide_at = min(a.hide_at, b.start - 0.05)
     actions += _feints(actions, rng, seats, discard_centre, feint_rate)
@@ -130,7 +130,7 @@ def _feints(actions: list[Action], rng: np.random.Generator, seats: int, discard
     from tracker.cards import ALL_CODES
 
     out: list[Action] = []
-    for a, b in zip(actions, actions[1:]):
+    for a, b in zip(actions, actions[1:], strict=False):
         lo, hi = a.end + 0.3, b.start - 0.3
         if hi - lo < 1.5 or rng.random() >= rate or seats == 0:
             continue

@@ -48,7 +48,7 @@ def find_markers(image: np.ndarray, name: str = MARKER_DICT) -> dict[int, np.nda
     out: dict[int, np.ndarray] = {}
     if ids is None:
         return out
-    for c, i in zip(corners, ids.ravel()):
+    for c, i in zip(corners, ids.ravel(), strict=False):
         out[int(i)] = c.reshape(4, 2).astype(np.float64)
     return out
 
@@ -56,7 +56,7 @@ def find_markers(image: np.ndarray, name: str = MARKER_DICT) -> dict[int, np.nda
 def homography_from_markers(found: dict[int, np.ndarray], table: Table) -> np.ndarray:
     """Least-squares homography image -> table from every corner of the table's markers that was found."""
     src, dst = [], []
-    for mid, centre in zip(table.marker_ids, table.marker_centres):
+    for mid, centre in zip(table.marker_ids, table.marker_centres, strict=False):
         if mid in found:
             src.append(found[mid])
             dst.append(marker_corners_mm(centre, table.marker_size))
@@ -136,7 +136,7 @@ def write_marker_sheets(out_dir: Path, size_mm: float = MARKER_SIZE, dpi: int = 
     written: list[Path] = []
     names = ("top-left", "top-right", "bottom-right", "bottom-left")
     tiles = []
-    for mid, where in zip(MARKER_IDS, names):
+    for mid, where in zip(MARKER_IDS, names, strict=False):
         img = marker_image(mid, px)
         img = cv2.copyMakeBorder(img, px // 5, px // 5, px // 5, px // 5, cv2.BORDER_CONSTANT, value=255)
         cv2.putText(img, f"id {mid} {where}", (4, img.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, px / 400, 0, 1)

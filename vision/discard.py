@@ -56,12 +56,14 @@ class ZoneCandidates:
     (candidate, cards) pairs — cards empty when the candidate showed nothing new."""
 
     def __init__(self, model: ForegroundModel, zone: str, reader: CardReader, scale: float, settle: int = 1,
-                 confirm: int = 2, max_reads: int = 4, faces_only: bool = True, pad: float = 12.0) -> None:
+                 confirm: int = 2, max_reads: int = 4, faces_only: bool = True, pad: float = 12.0,
+                 cap_by_area: bool = True, withdraw_mm: float = 15.0, whole_zone: bool = False) -> None:
         self.model, self.reader = model, reader
         self.zone = model.table.zone(zone)
         self.zone_mask = model.raster.zone_mask(zone)
         self.scale, self.settle, self.confirm, self.max_reads = scale, settle, confirm, max_reads
-        self.faces_only = faces_only
+        self.faces_only, self.cap_by_area, self.withdraw_mm = faces_only, cap_by_area, withdraw_mm
+        self.whole_zone = whole_zone  # every face in the zone counts (a seat zone holds faces only when revealed)
         x0, y0, x1, y1 = self.zone.bounds()
         t = model.table
         self.region = (max(0.0, x0 - pad), max(0.0, y0 - pad), min(t.width, x1 + pad), min(t.height, y1 + pad))
@@ -90,20 +92,26 @@ class ZoneCandidates:
             c = self.current = Candidate(blob.mask, t, blob.bbox_mm)
         c.mask, c.bbox_mm = blob.mask, blob.bbox_mm
         grown = cv2.dilate(blob.mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        near = cv2.dilate(blob.mask.astype(np.uint8), np.ones((11, 11), np.uint8)) > 0
         moving = (self.model.motion & grown).sum() > 2
-        touched = (self.model.hand_mask() & grown).any()
-        if moving or touched:
+        touched = (self.model.hand_mask() & near).any()  # fingers a centimetre off still hold it
+        hovering = any(not self.model.withdrawing(h, self.withdraw_mm) for h in self.model.hands if (h.mask & self.zone_mask).any())
+        if moving or touched or hovering:
             c.stable = 0
             return []
         c.stable += 1
         if c.stable < self.settle:
             return []
         seen = self.reader.read(image, self.region, self.scale, t)
-        new = [s for s in seen if inside_share(s, grown) >= 0.6 and (s.code != "back" or not self.faces_only)
-               and not self._was_there(s)]
+        if self.whole_zone:
+            new = [s for s in seen if self.zone.contains(s.centre) and (s.code != "back" or not self.faces_only)]
+        else:
+            new = [s for s in seen if inside_share(s, grown) >= 0.6 and (s.code != "back" or not self.faces_only)
+                   and not self._was_there(s)]
         # no more cards than the changed area can hold (a pair fanned covers ~1.4 cards)
-        n_max = max(1, int(round(blob.area / (0.75 * CARD_AREA_PX))))
-        new = sorted(new, key=lambda s: -s.area)[:n_max]
+        if self.cap_by_area:
+            n_max = max(1, int(round(blob.area / (0.75 * CARD_AREA_PX))))
+            new = sorted(new, key=lambda s: -s.area)[:n_max]
         new.sort(key=lambda s: s.area)  # the card on top shows whole: largest last
         reading = tuple(s.code for s in new)
         c.reads.append(reading)
@@ -143,7 +151,8 @@ class DiscardTracker:
                  history_s: float = 1.5) -> None:
         self.model = model
         self.cands = ZoneCandidates(model, "discard", reader, scale, confirm=confirm)
-        self.history: deque[tuple[float, int, np.ndarray, float]] = deque()
+        self.history: deque[tuple[float, int, np.ndarray, float, np.ndarray]] = deque()  # t, seat, hand, reach, tip
+        self.last_decided = -1.0
         self.history_s = history_s
         self.top: tuple[str, ...] = ()
         self.plays = 0
@@ -152,14 +161,15 @@ class DiscardTracker:
     def step(self, image: np.ndarray, t: float) -> list[dict[str, Any]]:
         for h in self.model.hands:
             if (h.mask & self.zone_mask).any():
-                self.history.append((t, h.seat, h.mask & self.zone_mask, h.reach))
+                reach = h.reach if self.cands.zone.contains(h.tip) else -1.0
+                self.history.append((t, h.seat, h.mask & self.zone_mask, reach, h.tip))
         while self.history and self.history[0][0] < t - self.history_s - 1.0:
             self.history.popleft()
         out = []
         for c, cards in self.cands.step(image, t):
             if not cards:
                 continue
-            seat, conf, t_rest = self._seat(c)
+            seat, conf, t_rest = self._seat(c, t)
             ev: dict[str, Any] = {"t": round(t_rest, 3), "type": "play", "seat": seat, "cards": list(cards),
                                   "source": "vision", "confidence": round(conf, 3), "seen_t": round(t, 3)}
             if not self.top:
@@ -168,23 +178,33 @@ class DiscardTracker:
             else:
                 self.plays += 1
             self.top = cards
+            self.last_decided = t
             out.append(ev)
         return out
 
-    def _seat(self, c: Candidate) -> tuple[int | None, float, float]:
+    def _seat(self, c: Candidate, now: float) -> tuple[int | None, float, float]:
         """(seat, confidence, rest time): the last hand over the candidate's place, and the moment it reached
         deepest (when the card was put down)."""
         grown = cv2.dilate(c.mask.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
-        votes = [(t, s, r) for t, s, m, r in self.history
-                 if c.first_t - self.history_s <= t <= c.first_t + 0.05 and (m & grown).any()]
+        x0, y0, x1, y1 = c.bbox_mm
+
+        def near(m: np.ndarray, tip: np.ndarray) -> bool:
+            dx = max(x0 - tip[0], 0.0, tip[0] - x1)
+            dy = max(y0 - tip[1], 0.0, tip[1] - y1)
+            return bool((m & grown).any()) or float(np.hypot(dx, dy)) < 60.0  # the palm may blend with the table
+
+        since = max(c.first_t - self.history_s, self.last_decided)
+        votes = [(t, s, r) for t, s, m, r, tip in self.history if since < t <= now and near(m, tip)]
         if not votes:
             return None, 0.3, c.first_t
         last = votes[-1][1]
         share = sum(1 for _, s, _ in votes if s == last) / len(votes)
-        mine = [(t, r) for t, s, r in votes if s == last]
+        mine = [(t, r) for t, s, r in votes if s == last and r >= 0]  # frames with the tip over the pile
+        if not mine:
+            return last, 0.5 + 0.5 * share, c.first_t
         deepest = max(r for _, r in mine)
         t_rest = next(t for t, r in mine if r >= deepest - 4.0)
-        return last, 0.5 + 0.5 * share, min(t_rest, c.first_t)
+        return last, 0.5 + 0.5 * share, t_rest
 
     def new_hand(self) -> None:
         """A new hand is dealt: the pile starts empty again (its next card is a starter)."""

@@ -105,49 +105,67 @@ def watch_video(video: Path, table: Any, reader: Any) -> tuple[list[dict[str, An
     return out, w.stats
 
 
-def evaluate(n: int, seed: int, weights: str | None = None, progress: bool = True, fps: float = 30.0,
-             calibrate: bool = True) -> dict[str, Any]:
-    """Render (or reuse) `n` games from `seed`, watch each with the shipped detector, and score them."""
+def _eval_one(job: tuple[Any, float, str | None, bool]) -> tuple[dict[str, Any], int, float, int]:
+    """Watch and score one game (a process-pool job): (score, frames, seconds, frames read)."""
     import cv2
 
     from datasets.gamevideo import truth_paths
-    from datasets.gamevideo_set import ensure_game, game_specs
+    from datasets.gamevideo_set import ensure_game
     from vision.calibration import calibrate_image
     from vision.readers import load_reader
     from vision.tablefile import read_table
 
-    games = []
-    specs = game_specs(n, seed)
-    it: Any = specs
+    spec, fps, weights, calibrate = job
+    video = ensure_game(spec, fps=fps)
+    log_path, meta_path, table_path = truth_paths(video)
+    truth_log = [json.loads(x) for x in log_path.read_text().splitlines() if x.strip()]
+    meta = json.loads(meta_path.read_text())
+    if calibrate:  # calibrate from the markers of the first frame, as a user would
+        cap = cv2.VideoCapture(str(video))
+        ok, first = cap.read()
+        cap.release()
+        table = calibrate_image(first, meta["seats"])
+    else:
+        table = read_table(table_path)
+    reader = load_reader(table, weights)
+    events, stats = watch_video(video, table, reader)
+    sc = score_game(meta["visual"], events)
+    sc["game"] = spec.name
+    if sc["all_plays_seen"]:
+        sc["flags_equal"] = flags_of(merge_with_truth(truth_log, events)) == flags_of(truth_log)
+    video.with_suffix(".watch.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    return sc, stats.frames, stats.seconds, stats.frames_read
+
+
+def evaluate(n: int, seed: int, weights: str | None = None, progress: bool = True, fps: float = 30.0,
+             calibrate: bool = True, jobs: int = 1) -> dict[str, Any]:
+    """Render (or reuse) `n` games from `seed`, watch each with the shipped detector, and score them."""
+    from datasets.gamevideo_set import game_specs
+
+    work = [(spec, fps, weights, calibrate) for spec in game_specs(n, seed)]
+    bar: Any = None
     if progress:
         from tqdm import tqdm
 
-        it = tqdm(specs, desc="eval-video games", unit="game")
-    frames, seconds, frames_read = 0, 0.0, 0
-    for spec in it:
-        video = ensure_game(spec, fps=fps)
-        log_path, meta_path, table_path = truth_paths(video)
-        truth_log = [json.loads(x) for x in log_path.read_text().splitlines() if x.strip()]
-        meta = json.loads(meta_path.read_text())
-        if calibrate:  # calibrate from the markers of the first frame, as a user would
-            cap = cv2.VideoCapture(str(video))
-            ok, first = cap.read()
-            cap.release()
-            table = calibrate_image(first, meta["seats"])
-        else:
-            table = read_table(table_path)
-        reader = load_reader(table, weights)
-        events, stats = watch_video(video, table, reader)
-        frames += stats.frames
-        seconds += stats.seconds
-        frames_read += stats.frames_read
-        sc = score_game(meta["visual"], events)
-        sc["game"] = spec.name
-        if sc["all_plays_seen"]:
-            sc["flags_equal"] = flags_of(merge_with_truth(truth_log, events)) == flags_of(truth_log)
-        games.append(sc)
-        (video.with_suffix(".watch.jsonl")).write_text("".join(json.dumps(e) + "\n" for e in events))
-    return summarise(games, frames, seconds, frames_read)
+        bar = tqdm(total=len(work), desc="eval-video games", unit="game")
+    results = []
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs) as pool:
+            for r in pool.map(_eval_one, work):
+                results.append(r)
+                if bar is not None:
+                    bar.update()
+    else:
+        for job in work:
+            results.append(_eval_one(job))
+            if bar is not None:
+                bar.update()
+    if bar is not None:
+        bar.close()
+    games = [r[0] for r in results]
+    return summarise(games, sum(r[1] for r in results), sum(r[2] for r in results), sum(r[3] for r in results))
 
 
 def summarise(games: list[dict[str, Any]], frames: int, seconds: float, frames_read: int) -> dict[str, Any]:

@@ -64,7 +64,7 @@ class TableRaster:
 class ForegroundModel:
     """Per-frame motion, foreground, hands and candidates on the table raster."""
 
-    def __init__(self, table: Table, fg_threshold: int = 30, motion_threshold: int = 12, absorb_frames: int = 20,
+    def __init__(self, table: Table, fg_threshold: int = 22, motion_threshold: int = 12, absorb_frames: int = 20,
                  min_hand_px: int = 150, min_blob_px: float = 0.2 * CARD_AREA_PX) -> None:
         self.raster = TableRaster(table)
         self.table = table
@@ -75,6 +75,7 @@ class ForegroundModel:
         self.still = np.zeros((self.raster.h, self.raster.w), np.uint8)
         self._k3, self._k5 = np.ones((3, 3), np.uint8), np.ones((5, 5), np.uint8)
         self._hand_mask: np.ndarray | None = None
+        self.reaches: dict[int, list[tuple[float, float]]] = {}  # seat -> (t, reach) over the last 0.6 s
         self.bg_f = np.zeros((self.raster.h, self.raster.w, 3), np.float32)
         self.hold = np.zeros((self.raster.h, self.raster.w), bool)  # candidates waiting to be read
         edges = [p for p, _ in _seat_edges(table)]
@@ -87,7 +88,7 @@ class ForegroundModel:
         yy, xx = np.mgrid[0:self.raster.h, 0:self.raster.w]
         self._xx, self._yy = xx, yy
 
-    def update(self, image: np.ndarray) -> None:
+    def update(self, image: np.ndarray, t: float = 0.0) -> None:
         low = self.raster.warp(image)
         grey = cv2.cvtColor(low, cv2.COLOR_BGR2GRAY)
         if self.bg is None or self.prev is None:
@@ -106,6 +107,10 @@ class ForegroundModel:
         self.fg = fg > 0
         self._hand_mask = None
         self._components(fg)
+        for hnd in self.hands:
+            self.reaches.setdefault(hnd.seat, []).append((t, hnd.reach))
+        for seat in list(self.reaches):
+            self.reaches[seat] = [(u, r) for u, r in self.reaches[seat] if u >= t - 0.6]
         # absorb what has stood still long enough, except candidates waiting to be read
         self.still = cv2.add(self.still, 1)
         self.still[self.motion] = 0
@@ -152,6 +157,12 @@ class ForegroundModel:
         self.bg_f[grown] = self.low[grown]
         self.bg[grown] = self.low[grown]
         self.hold &= ~grown
+
+    def withdrawing(self, hand: Hand, by: float = 15.0) -> bool:
+        """Has this hand pulled back at least `by` mm from its deepest reach of the last 0.6 s? A hand that lets go
+        of a card pulls back; a hand hovering with a card it will take away again does not."""
+        past = self.reaches.get(hand.seat, [])
+        return bool(past) and max(r for _, r in past) - hand.reach >= by
 
     def hand_mask(self) -> np.ndarray:
         if self._hand_mask is None:

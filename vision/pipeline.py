@@ -58,7 +58,7 @@ class Watcher:
     def process(self, frame: Frame) -> list[dict[str, Any]]:
         start = time.perf_counter()
         before = self.reader.calls
-        self.model.update(frame.image)
+        self.model.update(frame.image, frame.t)
         events = self.discard.step(frame.image, frame.t)
         events += self.draws.step(frame.image, frame.t)
         events += self.reveals.step(frame.image, frame.t)

@@ -19,7 +19,8 @@ from vision.readers import CardReader
 
 class RevealTracker:
     def __init__(self, model: ForegroundModel, reader: CardReader, scale: float = 1.5) -> None:
-        self.zones = {z.seat: ZoneCandidates(model, z.name, reader, scale, confirm=2, max_reads=3, pad=8.0)
+        self.zones = {z.seat: ZoneCandidates(model, z.name, reader, scale, settle=6, confirm=2, max_reads=3, pad=8.0,
+                                         cap_by_area=False, withdraw_mm=70.0, whole_zone=True)
                       for z in model.table.seat_zones()}
 
     def step(self, image: np.ndarray, t: float) -> list[dict[str, Any]]:

@@ -54,6 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     e.add_argument("--weights", default=None)
     e.add_argument("--fps", type=float, default=30.0, help="frame rate of the rendered games (default 30)")
     e.add_argument("--out", type=Path, default=Path("runs/eval-video"), help="folder for the report JSON and plot")
+    e.add_argument("--jobs", type=int, default=1, help="games watched in parallel (default 1)")
     e.set_defaults(func=_eval)
 
 
@@ -195,7 +196,8 @@ def _eval(args: argparse.Namespace) -> int:
     from vision.evalvideo import evaluate, plot_report
 
     try:
-        res = evaluate(args.games, args.seed, weights=args.weights, progress=not args.json, fps=args.fps)
+        res = evaluate(args.games, args.seed, weights=args.weights, progress=not args.json, fps=args.fps,
+                       jobs=args.jobs)
     except DetectorError as exc:
         return _fail(str(exc))
     args.out.mkdir(parents=True, exist_ok=True)
