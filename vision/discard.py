@@ -202,8 +202,14 @@ class DiscardTracker:
         mine = [(t, r) for t, s, r in votes if s == last and r >= 0]  # frames with the tip over the pile
         if not mine:
             return last, 0.5 + 0.5 * share, c.first_t
-        deepest = max(r for _, r in mine)
-        t_rest = next(t for t, r in mine if r >= deepest - 4.0)
+        # the last peak of the reach (walking back from now, the hand was pulling back until it put the card down)
+        best_t, best_r = mine[-1]
+        for t, r in reversed(mine[:-1]):
+            if r >= best_r - 2.0:  # at or above the peak so far: the peak is this early at least
+                best_t, best_r = t, max(r, best_r)
+            elif r < best_r - 10.0:  # going back, the reach falls: that was the approach
+                break
+        t_rest = best_t
         return last, 0.5 + 0.5 * share, t_rest
 
     def new_hand(self) -> None:

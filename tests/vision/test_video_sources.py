@@ -167,3 +167,39 @@ def test_watch_keeps_what_it_wrote_when_the_stream_breaks(tmp_path: Path, capsys
     assert len(lines) == 3 and lines[0]["type"] == "draw"
     assert "interrupted" in capsys.readouterr().err
     assert main(["watch", str(video), "--table", str(tmp_path / "missing.toml")]) == 2
+
+
+def test_render_game_and_watch_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`render-game` writes the video and its truth; `watch --show` writes an annotated video; a missing
+    detector model is a one-line error."""
+    from tracker.log import parse_event, write_log
+    from unotable.cli import main
+    from vision import readers
+
+    log = tmp_path / "g.jsonl"
+    rows = [{"t": 0.0, "type": "match_start", "ruleset": "mattel", "players": ["A", "B", "C", "D"]},
+            {"t": 0.1, "type": "hand_start", "dealer": 0}, {"t": 0.5, "type": "starter", "card": "red-5"},
+            {"t": 1.5, "type": "play", "seat": 1, "cards": ["red-7"]}]
+    write_log(log, [parse_event(r, i + 1) for i, r in enumerate(rows)])
+    video = tmp_path / "g.mp4"
+    assert main(["render-game", str(log), "--out", str(video), "--seed", "3"]) == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert video.exists() and Path(out["truth_log"]).exists() and Path(out["table"]).exists()
+    assert main(["render-game", str(tmp_path / "none.jsonl"), "--out", str(video)]) == 2
+    assert main(["watch", str(video), "--table", out["table"], "--weights", str(tmp_path / "no.onnx")]) == 2
+    assert "no.onnx" in capsys.readouterr().err
+
+    class Reader:
+        calls = 0
+
+        def read(self, *a: Any) -> list[Any]:
+            self.calls += 1
+            return []
+
+    monkeypatch.setattr(readers, "load_reader", lambda table, weights=None: Reader())
+    show = tmp_path / "show.mp4"
+    assert main(["watch", str(video), "--table", out["table"], "--show", str(show)]) == 0
+    cap = cv2.VideoCapture(str(show))
+    assert cap.isOpened() and int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) > 30
+    cap.release()
