@@ -1,0 +1,324 @@
+"""`unotable run`: one process runs a table — camera, microphone, rules and dashboard — on one clock.
+
+    frames ──> [frame queue, drops frames] ──> vision worker ──┐
+    audio  ──> keyword spotter ────────────────────────────────┼──> [event queue, never drops] ──> merger ──> sink
+                                                               ┘
+The table clock is the media clock (frame and audio timestamps), never the wall clock. In real time a slow vision
+stage drops frames, never events; headless runs process every frame as fast as the machine allows. The sink is the
+dashboard's store (posted like any table rig, exactly once) or, headless, the rules engine printing flags.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .merge import EventMerger
+
+DEMO_DIR = Path(__file__).resolve().parent.parent / "datasets" / "demo"
+SENSES = ("vision", "speech")
+
+
+class RunError(RuntimeError):
+    """A set-up problem the operator must fix; the message says what."""
+
+
+@dataclass
+class RunConfig:
+    video: str | None = None  # a file, a camera index or a URL
+    audio: str | None = None  # a file, "video" (the video's own soundtrack), a microphone device, or None
+    table_file: str | None = None
+    ruleset: str = "mattel"
+    players: list[str] = field(default_factory=lambda: ["Anna", "Boris", "Vera", "Gleb"])
+    dealer: int | None = None
+    realtime: bool = True
+    speed: float = 1.0
+    hear_pass: bool = False
+    weights: str | None = None
+    window: float = 1.5
+
+
+@dataclass
+class RunStats:
+    frames: int = 0
+    frames_dropped: int = 0
+    audio_chunks: int = 0
+    events: dict[str, int] = field(default_factory=lambda: {"vision": 0, "speech": 0})
+    late_events: int = 0
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def demo_config(folder: Path = DEMO_DIR) -> tuple[RunConfig, dict[str, Any]]:
+    meta_path = folder / "demo.json"
+    if not meta_path.exists():
+        raise RunError(f"the demo recording is missing ({meta_path}); build it with `python -m unotable.demo`")
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    cfg = RunConfig(video=str(folder / meta["video"]), audio="video", table_file=str(folder / meta["table"]),
+                    ruleset=meta["ruleset"], players=list(meta["players"]), dealer=meta.get("dealer"))
+    return cfg, meta
+
+
+class TableRunner:
+    """Wires the senses to a sink; `run(sink)` returns when the sources end (or `stop` is set)."""
+
+    def __init__(self, cfg: RunConfig) -> None:
+        self.cfg = cfg
+        self.stats = RunStats()
+        self.stop = threading.Event()
+        self.events: queue.Queue[tuple[str, float, list[dict[str, Any]]]] = queue.Queue()  # unbounded: no loss
+        self.frames: queue.Queue[Any] = queue.Queue(maxsize=3)
+        self.watermark = {s: 0.0 for s in SENSES}
+        self.done = {s: False for s in SENSES}
+        self.latest_frame: Any = None  # (t, annotated BGR image) for the dashboard's camera view
+        self._setup()
+
+    # ---------------------------------------------------------------- set-up: every failure named up front
+    def _setup(self) -> None:
+        cfg = self.cfg
+        self.watcher = None
+        self.source = None
+        if cfg.video is not None:
+            from vision.detector import DetectorError
+            from vision.pipeline import Watcher
+            from vision.readers import load_reader
+            from vision.sources import SourceError, open_source
+            from vision.tablefile import TableFileError, read_table
+
+            if cfg.table_file is None:
+                raise RunError("a camera needs a table file (--table TABLE.toml): run `unotable calibrate` first")
+            try:
+                table = read_table(cfg.table_file)
+                if table.image_to_table is None:
+                    raise RunError(f"{cfg.table_file} has no homography: run `unotable calibrate` first")
+                self.watcher = Watcher(table, load_reader(table, cfg.weights))
+                self.source = open_source(cfg.video)
+            except (TableFileError, SourceError, DetectorError) as exc:
+                raise RunError(str(exc)) from None
+            self.source.on_warning = self._warn
+        else:
+            self.done["vision"] = True
+        self.audio = None
+        self.kws = None
+        if cfg.audio is not None:
+            from speech.audio import SpeechInputError, VideoSource, open_source as open_audio
+            from speech.kws import KeywordDetector
+
+            try:
+                self.kws = KeywordDetector()
+                if cfg.audio == "video":
+                    if cfg.video is None:
+                        raise RunError("--audio video needs --video")
+                    self.audio = VideoSource(cfg.video)
+                else:
+                    self.audio = open_audio(cfg.audio)
+            except SpeechInputError as exc:  # a missing microphone or model: the table runs on, unheard
+                self._warn(f"no speech: {exc}")
+                self.audio, self.kws = None, None
+        if self.audio is None:
+            self.done["speech"] = True
+        from speech.audio import RingBuffer
+
+        self.ring = RingBuffer(30.0)
+
+    def _warn(self, message: str) -> None:
+        self.stats.warnings.append(message)
+        print(json.dumps({"warning": message}, ensure_ascii=False), file=sys.stderr, flush=True)
+
+    # ---------------------------------------------------------------- the stages
+    def _pace(self, start: float, t: float) -> None:
+        if self.cfg.realtime:
+            delay = start + t / self.cfg.speed - time.monotonic()
+            if delay > 0:
+                self.stop.wait(delay)
+
+    def _read_frames(self, start: float) -> None:
+        assert self.source is not None
+        try:
+            for frame in self.source:
+                if self.stop.is_set():
+                    break
+                self._pace(start, frame.t)
+                if self.cfg.realtime:
+                    try:
+                        self.frames.put_nowait(frame)
+                    except queue.Full:  # vision is behind: drop the oldest frame, never an event
+                        try:
+                            self.frames.get_nowait()
+                            self.stats.frames_dropped += 1
+                        except queue.Empty:
+                            pass
+                        self.frames.put_nowait(frame)
+                else:
+                    self.frames.put(frame)
+        except Exception as exc:  # a camera that vanishes for good: the rest of the table keeps working
+            self._warn(f"camera stopped: {exc}")
+        finally:
+            self.frames.put(None)
+
+    def _vision(self) -> None:
+        assert self.watcher is not None and self.source is not None
+        gaps = 0
+        last_shown = -1.0
+        while True:
+            frame = self.frames.get()
+            if frame is None:
+                break
+            while gaps < len(self.source.gaps):
+                self._warn(json.dumps(self.watcher.gap(self.source.gaps[gaps])))
+                gaps += 1
+            evs = self.watcher.process(frame)
+            self.stats.frames += 1
+            self.events.put(("vision", frame.t, evs))
+            if frame.t - last_shown >= 0.2:
+                self.latest_frame = (frame.t, self.watcher.annotate(frame.image, frame.t))
+                last_shown = frame.t
+        self.events.put(("vision", float("inf"), []))
+
+    def _hear(self, start: float) -> None:
+        assert self.audio is not None and self.kws is not None
+        try:
+            for chunk in self.audio.chunks():
+                if self.stop.is_set():
+                    break
+                end = chunk.t + chunk.duration
+                self._pace(start, end)
+                self.ring.append(chunk)
+                evs = [e for e in self.kws.process(chunk) if self.cfg.hear_pass or e["type"] != "pass"]
+                self.stats.audio_chunks += 1
+                self.events.put(("speech", end, evs))
+        except Exception as exc:  # an unreadable soundtrack or a microphone unplugged: keep refereeing by eye
+            self._warn(f"speech stopped: {exc}")
+        self.events.put(("speech", float("inf"), []))
+
+    # ---------------------------------------------------------------- the loop
+    def run(self, sink: Any) -> RunStats:
+        started = time.monotonic()
+        merger = EventMerger(self.cfg.window)
+        threads: list[threading.Thread] = []
+        if self.source is not None:
+            threads += [threading.Thread(target=self._read_frames, args=(started,), name="frames", daemon=True),
+                        threading.Thread(target=self._vision, name="vision", daemon=True)]
+        if self.audio is not None:
+            threads.append(threading.Thread(target=self._hear, args=(started,), name="speech", daemon=True))
+        for th in threads:
+            th.start()
+        sink.begin(self)
+        while not all(self.done.values()):
+            try:
+                sense, t, evs = self.events.get(timeout=0.5)
+            except queue.Empty:
+                if self.stop.is_set():
+                    break
+                sink.idle(self)
+                continue
+            if t == float("inf"):
+                self.done[sense] = True
+            else:
+                self.watermark[sense] = max(self.watermark[sense], t)
+            self.stats.events[sense] += len(evs)
+            now = min(self.watermark[s] if not self.done[s] else float("inf") for s in SENSES)
+            released = merger.update(evs, now if now != float("inf") else max(self.watermark.values()) + 1e9)
+            if released:
+                sink.events(self, released)
+        self.stop.set()
+        tail = merger.flush()
+        if tail:
+            sink.events(self, tail)
+        self.stats.late_events = merger.late
+        self.stats.seconds = time.monotonic() - started
+        sink.end(self)
+        return self.stats
+
+
+def opening_events(cfg: RunConfig) -> list[dict[str, Any]]:
+    """What the operator declares before the first card: the match and the first deal."""
+    start = {"t": 0.0, "type": "match_start", "ruleset": cfg.ruleset, "players": cfg.players, "source": "manual"}
+    hand = {"t": 0.0, "type": "hand_start", "source": "manual"}
+    if cfg.dealer is not None:
+        hand["dealer"] = cfg.dealer
+    return [start, hand]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("run", help="run a table: camera, microphone, rules and dashboard together")
+    p.add_argument("--demo", action="store_true", help="the built-in demo recording (the default with no --camera)")
+    p.add_argument("--camera", help="a camera index, a video file or an RTSP/HTTP URL")
+    p.add_argument("--mic", help="a microphone device (index or name), or an audio file; 'video': the video's track")
+    p.add_argument("--table", help="the table file (TOML) from `unotable calibrate`")
+    p.add_argument("--ruleset", default=None, help="chempiunat, falsonal, mattel, olympic or a TOML file")
+    p.add_argument("--players", help="names in seat order, comma-separated: \"Anna,Boris,Vera,Gleb\"")
+    p.add_argument("--dealer", type=int, help="the seat that deals the first hand")
+    p.add_argument("--headless", action="store_true",
+                   help="no dashboard: as fast as the machine allows; print flags as JSON lines and a summary")
+    p.add_argument("--port", type=int, default=5000, help="dashboard port (default 5000)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--data", default="data", help="data folder of the dashboard's store (default ./data)")
+    p.add_argument("--table-name", default=None, help="the table's name on the dashboard (default: demo or table-1)")
+    p.add_argument("--speed", type=float, default=1.0, help="play a recording this many times faster than real time")
+    p.add_argument("--hear-pass", action="store_true", help="also log 'pass' / 'пас' heard by the microphone")
+    p.add_argument("--weights", help="card detector weights (default: the shipped model)")
+    p.add_argument("--keep", action="store_true", help="keep the dashboard up after a recording ends")
+    p.set_defaults(func=_run)
+
+
+def _config(args: argparse.Namespace) -> tuple[RunConfig, dict[str, Any] | None]:
+    meta = None
+    if args.demo or args.camera is None:
+        cfg, meta = demo_config()
+    else:
+        cfg = RunConfig(video=args.camera, audio=args.mic, table_file=args.table)
+    if args.mic is not None:
+        cfg.audio = args.mic
+    if args.table is not None:
+        cfg.table_file = args.table
+    if args.ruleset:
+        cfg.ruleset = args.ruleset
+    if args.players:
+        cfg.players = [p.strip() for p in args.players.split(",") if p.strip()]
+    if args.dealer is not None:
+        cfg.dealer = args.dealer
+    cfg.weights = args.weights
+    cfg.hear_pass = args.hear_pass
+    cfg.speed = max(0.1, args.speed)
+    cfg.realtime = not args.headless
+    return cfg, meta
+
+
+def _run(args: argparse.Namespace) -> int:
+    from tracker.ruleset import RulesetError, load_ruleset
+
+    try:
+        cfg, meta = _config(args)
+        load_ruleset(cfg.ruleset)
+        if len(cfg.players) < 2:
+            raise RunError("--players needs at least two names")
+        runner = TableRunner(cfg)
+    except (RunError, RulesetError) as exc:
+        print(f"unotable run: {exc}", file=sys.stderr)
+        return 2
+    if args.headless:
+        from .run_sinks import HeadlessSink
+
+        sink: Any = HeadlessSink(cfg, meta)
+    else:
+        from .run_sinks import DashboardSink
+
+        name = args.table_name or ("demo" if meta is not None else "table-1")
+        try:
+            sink = DashboardSink(cfg, name, Path(args.data), args.host, args.port, keep=args.keep or meta is None)
+        except RunError as exc:
+            print(f"unotable run: {exc}", file=sys.stderr)
+            return 2
+    try:
+        runner.run(sink)
+    except KeyboardInterrupt:
+        runner.stop.set()
+    return int(sink.exit_code)
