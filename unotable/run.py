@@ -108,7 +108,8 @@ class TableRunner:
         self.audio = None
         self.kws = None
         if cfg.audio is not None:
-            from speech.audio import SpeechInputError, VideoSource, open_source as open_audio
+            from speech.audio import SpeechInputError, VideoSource
+            from speech.audio import open_source as open_audio
             from speech.kws import KeywordDetector
 
             try:
