@@ -6,12 +6,22 @@ PY := $(VENV)/bin/python
 # Debian packages the project uses: speech synthesis and audio (espeak-ng, sox, libportaudio2, ffmpeg),
 # browser tests (chromium, chromium-driver), the PostgreSQL server the store tests start.
 APT_PACKAGES := espeak-ng sox libportaudio2 ffmpeg chromium chromium-driver postgresql
-EXTRAS ?= dev
+RUN_EXTRAS := audio
+TEST_EXTRAS := dev,train,audio
 SUDO := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null && echo sudo)
-STAMP := $(VENV)/.installed-$(EXTRAS)-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 PYTEST_ARGS ?=
+RUN_ARGS ?=
 
-.PHONY: all setup system-deps run demo test test-slow lint typecheck bench clean
+# pip-install the project with the given extras once per pyproject.toml version
+define install
+	@stamp="$(VENV)/.installed-$(1)-$$(cksum < pyproject.toml | cut -d' ' -f1)"; \
+	if [ ! -f "$$stamp" ]; then \
+		echo "installing unotable[$(1)] into $(VENV)"; \
+		$(PY) -m pip install -q -e '.[$(1)]' && rm -f $(VENV)/.installed-* && touch "$$stamp"; \
+	fi
+endef
+
+.PHONY: all system-deps run test test-slow lint typecheck bench demo clean
 
 all: test
 
@@ -26,31 +36,33 @@ system-deps:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
-	rm -f $(VENV)/.installed-*
-	touch $@
+# the assistant on its built-in demo table; the dashboard at http://127.0.0.1:5000
+run: system-deps | $(PY)
+	$(call install,$(RUN_EXTRAS))
+	$(VENV)/bin/unotable run $(RUN_ARGS)
 
-setup: system-deps $(STAMP)
+# the default suite: everything but the long runs; tiny training smoke runs (marked smoke) stay in
+test: system-deps | $(PY)
+	$(call install,$(TEST_EXTRAS))
+	$(PY) -m pytest -m "not slow or smoke" $(PYTEST_ARGS)
 
-run: setup
-	$(VENV)/bin/unotable replay --pretty tracker/samples/sample-falsonal.jsonl
+# long runs: real training, soaks, the full load benchmark
+test-slow: system-deps | $(PY)
+	$(call install,$(TEST_EXTRAS))
+	$(PY) -m pytest -m "slow and not smoke" $(PYTEST_ARGS)
 
-test: setup
-	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
-
-test-slow: setup
-	$(PY) -m pytest -m slow $(PYTEST_ARGS)
-
-lint: setup
+lint: | $(PY)
+	$(call install,$(TEST_EXTRAS))
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-typecheck: setup
-	$(VENV)/bin/mypy
-
-bench: setup
+bench: | $(PY)
+	$(call install,$(TEST_EXTRAS))
 	$(PY) benchmarks/bench_replay.py
+
+demo: | $(PY)
+	$(call install,$(TEST_EXTRAS))
+	$(PY) -m unotable.demo
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -11,6 +11,7 @@ from .conftest import needs_espeak
 
 
 @pytest.mark.slow
+@pytest.mark.smoke  # a miniature run: CI keeps it
 @needs_espeak()
 def test_tiny_training_run_exports_a_working_onnx(tmp_path: Path) -> None:
     pytest.importorskip("torch")

@@ -10,7 +10,7 @@ import pytest
 
 from datasets.export import CLASS_NAMES, build_dataset
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.smoke]  # one tiny epoch: CI keeps it
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ultralytics") is None, reason="needs the train extra (ultralytics)")
