@@ -19,9 +19,30 @@ from tqdm import tqdm
 from vision.classifier import CROP, MARGIN, square_crops
 
 
+def _uncovered(rows: np.ndarray, max_cover: float, grid: int = 128) -> np.ndarray:
+    """Mask of labels whose box is at most `max_cover` covered by the boxes of cards drawn after it (on top).
+
+    Label files list cards in drawing order, so later boxes lie above earlier ones. A card seen as a thin strip
+    of a fanned hand is still labelled for the detector, but its square crop shows mostly the card on top:
+    such crops would teach the classifier the wrong name.
+    """
+    x1 = np.clip((rows[:, 1] - rows[:, 3] / 2) * grid, 0, grid).astype(int)
+    y1 = np.clip((rows[:, 2] - rows[:, 4] / 2) * grid, 0, grid).astype(int)
+    x2 = np.clip(np.ceil((rows[:, 1] + rows[:, 3] / 2) * grid), 0, grid).astype(int)
+    y2 = np.clip(np.ceil((rows[:, 2] + rows[:, 4] / 2) * grid), 0, grid).astype(int)
+    above = np.zeros((grid, grid), bool)
+    keep = np.zeros(len(rows), bool)
+    for i in range(len(rows) - 1, -1, -1):
+        area = max(1, (x2[i] - x1[i]) * (y2[i] - y1[i]))
+        keep[i] = above[y1[i] : y2[i], x1[i] : x2[i]].sum() / area <= max_cover
+        above[y1[i] : y2[i], x1[i] : x2[i]] = True
+    return keep
+
+
 def extract_crops(root: Path, split: str, seed: int, copies: int = 1, limit: int | None = None,
-                  size: int = CROP) -> tuple[np.ndarray, np.ndarray]:
-    """Crops (N, size, size, 3) and class ids (N,) from the labelled boxes of a YOLO data set split."""
+                  size: int = CROP, max_cover: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
+    """Crops (N, size, size, 3) and class ids (N,) from the labelled boxes of a YOLO data set split, leaving out
+    cards mostly covered by cards on top of them (see `_uncovered`)."""
     rng = np.random.default_rng(seed)
     images = sorted((root / "images" / split).glob("*.jpg"))[:limit]
     xs, ys = [], []
@@ -33,6 +54,9 @@ def extract_crops(root: Path, split: str, seed: int, copies: int = 1, limit: int
         img = cv2.imread(str(path))
         h, w = img.shape[:2]
         a = np.array(rows, np.float32)
+        a = a[_uncovered(a, max_cover)]
+        if not len(a):
+            continue
         for _ in range(copies):
             cx, cy = a[:, 1] * w, a[:, 2] * h
             bw, bh = a[:, 3] * w, a[:, 4] * h
@@ -58,6 +82,46 @@ def make_net(nc: int):  # type: ignore[no-untyped-def]
     return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(128, nc))
 
 
+COLOURS = ("red", "yellow", "green", "blue", "black")
+VALUES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2", "wild", "wild-draw4", "back")
+
+
+def split_code(code: str) -> tuple[int, int]:
+    """(colour index, value index) of a class name: the classifier learns colour and value separately, so the
+    value head sees every colour's cards (4x the examples per class of a 55-way head)."""
+    if code in ("wild", "wild-draw4", "back"):
+        return COLOURS.index("black"), VALUES.index(code)
+    colour, value = code.split("-", 1)
+    return COLOURS.index(colour), VALUES.index(value)
+
+
+class Factorised:  # a namespace for the torch module below (torch is imported lazily)
+    @staticmethod
+    def build(names: list[str]):  # type: ignore[no-untyped-def]
+        import torch
+        from torch import nn
+
+        trunk = make_net(len(COLOURS) + len(VALUES))
+        pairs = torch.tensor([split_code(n) for n in names], dtype=torch.long)
+
+        class Net(nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.trunk = trunk
+                self.register_buffer("pairs", pairs)
+
+            def heads(self, x):  # type: ignore[no-untyped-def]
+                z = self.trunk(x)
+                return z[:, : len(COLOURS)], z[:, len(COLOURS) :]
+
+            def forward(self, x):  # type: ignore[no-untyped-def]
+                c, v = self.heads(x)
+                lc, lv = torch.log_softmax(c, 1), torch.log_softmax(v, 1)
+                return lc[:, self.pairs[:, 0]] + lv[:, self.pairs[:, 1]]  # log P(code), one column per class
+
+        return Net()
+
+
 def _augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Quarter turns, brightness/contrast and occasional blur on a uint8 batch (N, H, W, 3)."""
     k = int(rng.integers(0, 4))
@@ -69,7 +133,7 @@ def _augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return x
 
 
-def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int = 8, batch: int = 128,
+def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int = 8, batch: int = 32,
                      copies: int = 1, seed: int = 0, minutes: float | None = None, threads: int = 1) -> dict[str, float]:
     """Train on `data_root` train crops, report val accuracy, export `out` (.onnx) and `out.json`."""
     import torch
@@ -80,7 +144,8 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
     rng = np.random.default_rng(seed)
     xtr, ytr = extract_crops(data_root, "train", seed, copies)
     xva, yva = extract_crops(data_root, "val", seed + 1, 1)
-    net = make_net(len(names))
+    net = Factorised.build(names)
+    pairs = np.array([split_code(n) for n in names])
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * (len(xtr) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(1, steps), pct_start=0.15)
@@ -96,7 +161,10 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
             idx = order[b * batch : (b + 1) * batch]
             xb = _augment(xtr[idx], rng)[..., ::-1].transpose(0, 3, 1, 2) / 255.0
             xt = torch.from_numpy(np.ascontiguousarray(xb, np.float32))
-            loss = loss_fn(net(xt), torch.from_numpy(ytr[idx]))
+            c_logits, v_logits = net.heads(xt)
+            yc = torch.from_numpy(pairs[ytr[idx], 0])
+            yv = torch.from_numpy(pairs[ytr[idx], 1])
+            loss = loss_fn(c_logits, yc) + loss_fn(v_logits, yv)
             opt.zero_grad()
             loss.backward()
             opt.step()

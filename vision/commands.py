@@ -46,6 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     d.add_argument("--weights", type=Path, default=None, help="model file (default: the shipped models/card_detector)")
     d.add_argument("--backend", choices=("onnx", "ultralytics"), default="onnx")
     d.add_argument("--conf", type=float, default=0.25, help="minimum confidence (default 0.25)")
+    d.add_argument("--no-classifier", action="store_true", help="use the YOLO classes only (skip the second stage)")
     d.set_defaults(func=_detect)
 
     e = sub.add_parser("eval-detector", help="mAP on a synthetic set and top-1 accuracy on real photos")
@@ -57,6 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     e.add_argument("--backend", choices=("onnx", "ultralytics"), default="onnx")
     e.add_argument("--out", type=Path, default=Path("runs/eval"), help="where the confusion matrix PNG and JSON go")
     e.add_argument("--limit", type=int, default=None, help="score at most this many images of each set")
+    e.add_argument("--no-classifier", action="store_true", help="use the YOLO classes only (skip the second stage)")
     e.set_defaults(func=_eval)
 
 
@@ -112,7 +114,7 @@ def _detect(args: argparse.Namespace) -> int:
     from vision.detector import DetectorError, load_detector, read_image
 
     try:
-        detector = load_detector(args.weights, args.backend, conf=args.conf)
+        detector = load_detector(args.weights, args.backend, conf=args.conf, classifier=not args.no_classifier)
     except DetectorError as exc:
         print(f"detect: {exc}", file=sys.stderr)
         return 2
@@ -148,7 +150,7 @@ def _eval(args: argparse.Namespace) -> int:
     from vision.evaluate import default_real_photos, evaluate_real, evaluate_synthetic
 
     try:
-        detector = load_detector(args.weights, args.backend, conf=0.001, iou=0.6)
+        detector = load_detector(args.weights, args.backend, conf=0.001, iou=0.6, classifier=not args.no_classifier)
     except DetectorError as exc:
         print(f"eval-detector: {exc}", file=sys.stderr)
         return 2
@@ -166,7 +168,8 @@ def _eval(args: argparse.Namespace) -> int:
               f"mAP50 = {s['map50']:.4f}  mAP50-95 = {s['map50_95']:.4f}")
     real = args.real or default_real_photos()
     if real.is_dir():
-        detector_top1 = load_detector(args.weights, args.backend, conf=0.01, iou=0.5)
+        detector_top1 = load_detector(args.weights, args.backend, conf=0.01, iou=0.5,
+                                      classifier=not args.no_classifier)
         r = evaluate_real(detector_top1, real, args.out, args.limit)
         report["real"] = r
         print(r["table"])

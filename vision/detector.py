@@ -182,10 +182,13 @@ class UltralyticsDetector:
 
 
 def load_detector(weights: Path | None = None, backend: str = "onnx", conf: float = 0.25, iou: float = 0.5,
-                  agnostic: bool = False) -> CardDetector:
-    """The detector for `backend` ("onnx" or "ultralytics") with the shipped weights unless `weights` is given."""
+                  agnostic: bool = False, classifier: bool = True) -> CardDetector:
+    """The detector for `backend` ("onnx" or "ultralytics") with the shipped weights unless `weights` is given.
+
+    `classifier=False` keeps the ONNX detector to the YOLO classes (no second stage)."""
     if backend == "onnx":
-        return OnnxDetector(weights or DEFAULT_ONNX, conf=conf, iou=iou, agnostic=agnostic)
+        return OnnxDetector(weights or DEFAULT_ONNX, conf=conf, iou=iou, agnostic=agnostic,
+                            classifier=None if classifier else False)
     if backend == "ultralytics":
         return UltralyticsDetector(weights or DEFAULT_PT, conf=conf, iou=iou, agnostic=agnostic)
     raise DetectorError(f"unknown backend {backend!r}; use 'onnx' or 'ultralytics'")
