@@ -220,7 +220,7 @@ class GameRenderer:
                         k = i - (a.count - 1) / 2
                         drawn.append((BACK, blit_card(canvas, self.bank, BACK, pos + tang * k * 27, ang + k * 6,
                                                       shadow=0.45)))
-                palm = pos - direction * (CARD_H_MM / 2 + 14) if carrying else pos - direction * 30
+                palm = pos - direction * (CARD_H_MM / 2 + 32) if carrying else pos - direction * 30
                 draw_hand(canvas, body, palm, self.skins[s], hand_mask)
             elif a.kind == "reveal" and t <= a.t + LEAVE:
                 target = self.edge[s] + self.inward[s] * 120

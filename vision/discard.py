@@ -106,8 +106,10 @@ class ZoneCandidates:
         if self.whole_zone:
             new = [s for s in seen if self.zone.contains(s.centre) and (s.code != "back" or not self.faces_only)]
         else:
-            new = [s for s in seen if inside_share(s, grown) >= 0.6 and (s.code != "back" or not self.faces_only)
-                   and not self._was_there(s)]
+            inside = [s for s in seen if inside_share(s, grown) >= 0.6 and (s.code != "back" or not self.faces_only)]
+            # cards read before in about the same place are the old pile showing through; if nothing else is
+            # there, the same card was laid again on top (a jump-in with an identical card)
+            new = [s for s in inside if not self._was_there(s)] or inside
         # no more cards than the changed area can hold (a pair fanned covers ~1.4 cards)
         if self.cap_by_area:
             n_max = max(1, int(round(blob.area / (0.75 * CARD_AREA_PX))))
@@ -125,7 +127,7 @@ class ZoneCandidates:
         return []
 
     def _was_there(self, s: Seen) -> bool:
-        """The same card, in (part of) the box it had when last read: an old card, not a new one."""
+        """The same card, in (part of) the box it had when last read: an old card showing through."""
         for o in self.known:
             if o.code != s.code:
                 continue

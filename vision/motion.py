@@ -76,6 +76,7 @@ class ForegroundModel:
         self._k3, self._k5 = np.ones((3, 3), np.uint8), np.ones((5, 5), np.uint8)
         self._hand_mask: np.ndarray | None = None
         self.reaches: dict[int, list[tuple[float, float]]] = {}  # seat -> (t, reach) over the last 0.6 s
+        self.absorbed = np.zeros((self.raster.h, self.raster.w), bool)
         self.bg_f = np.zeros((self.raster.h, self.raster.w, 3), np.float32)
         self.hold = np.zeros((self.raster.h, self.raster.w), bool)  # candidates waiting to be read
         edges = [p for p, _ in _seat_edges(table)]
@@ -114,7 +115,9 @@ class ForegroundModel:
         # absorb what has stood still long enough, except candidates waiting to be read
         self.still = cv2.add(self.still, 1)
         self.still[self.motion] = 0
-        absorb = ((self.still >= self.absorb_frames) & ~self.hold).astype(np.uint8)
+        absorb_b = (self.still >= self.absorb_frames) & ~self.hold
+        self.absorbed = absorb_b & self.fg  # changes that came to rest this frame (a fan, a laid hand of cards)
+        absorb = absorb_b.astype(np.uint8)
         quiet = ((fg == 0) & (motion == 0)).astype(np.uint8)
         cv2.accumulateWeighted(low, self.bg_f, 0.1, mask=quiet)  # slow drift of the light
         cv2.copyTo(low.astype(np.float32), absorb, self.bg_f)

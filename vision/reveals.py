@@ -8,27 +8,61 @@ leaves a candidate with no face in it, which is dropped.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import numpy as np
 
 from vision.discard import ZoneCandidates
-from vision.motion import ForegroundModel
+from vision.motion import CARD_AREA_PX, ForegroundModel
 from vision.readers import CardReader
 
 
 class RevealTracker:
+    """Two triggers per seat zone: a candidate (cards laid apart from the hand) that settles, or a change that came
+    to rest and was taken into the background (cards laid next to the held fan merge with it into one blob that
+    touches the edge). Either way the zone is read and its face-up cards are the reveal; the same cards are not
+    reported twice for a seat."""
+
     def __init__(self, model: ForegroundModel, reader: CardReader, scale: float = 1.5) -> None:
+        self.model, self.reader, self.scale = model, reader, scale
         self.zones = {z.seat: ZoneCandidates(model, z.name, reader, scale, settle=6, confirm=2, max_reads=3, pad=8.0,
-                                         cap_by_area=False, withdraw_mm=70.0, whole_zone=True)
+                                             cap_by_area=False, withdraw_mm=70.0, whole_zone=True)
                       for z in model.table.seat_zones()}
+        self.masks = {s: zc.zone_mask for s, zc in self.zones.items()}
+        self.pending: dict[int, tuple[float, list[tuple[str, ...]]]] = {}  # seat -> (t, readings)
+        self.last: dict[int, tuple[float, tuple[str, ...]]] = {}
+
+    def _emit(self, seat: int, t0: float, t: float, cards: tuple[str, ...], conf: float) -> list[dict[str, Any]]:
+        cards = tuple(sorted(cards))
+        prev = self.last.get(seat)
+        if not cards or (prev is not None and prev[1] == cards and t - prev[0] < 10.0):
+            return []
+        self.last[seat] = (t, cards)
+        return [{"t": round(t0, 3), "type": "reveal", "seat": seat, "cards": list(cards), "source": "vision",
+                 "confidence": conf, "seen_t": round(t, 3)}]
 
     def step(self, image: np.ndarray, t: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for seat, zc in self.zones.items():
             for c, cards in zc.step(image, t):
-                if cards:
-                    out.append({"t": round(c.first_t, 3), "type": "reveal", "seat": seat, "cards": sorted(cards),
-                                "source": "vision", "confidence": 0.9 if len(c.reads) <= 2 else 0.6,
-                                "seen_t": round(t, 3)})
+                out += self._emit(seat, c.first_t, t, cards, 0.9 if len(c.reads) <= 2 else 0.6)
+            if seat not in self.pending and self.model.absorbed[self.masks[seat]].sum() > 0.3 * CARD_AREA_PX:
+                self.pending[seat] = (t, [])
+            if seat in self.pending:
+                if any((h.mask & self.masks[seat]).any() and not self.model.withdrawing(h, 40.0)
+                       for h in self.model.hands):
+                    continue  # a hand still at work in the zone
+                t0, reads = self.pending[seat]
+                zone = zc.zone
+                seen = self.reader.read(image, zc.region, self.scale, t)
+                reads.append(tuple(sorted(s.code for s in seen if s.code != "back" and zone.contains(s.centre))))
+                if len(reads) >= 2 and reads[-1] == reads[-2]:
+                    del self.pending[seat]
+                    out += self._emit(seat, t0, t, reads[-1], 0.8)
+                elif len(reads) >= 4:
+                    del self.pending[seat]
+                    best = Counter(r for r in reads if r).most_common(1)
+                    if best:
+                        out += self._emit(seat, t0, t, best[0][0], 0.5)
         return out
