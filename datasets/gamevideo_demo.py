@@ -1,7 +1,7 @@
 """The demo recording for `make run`: one short rendered game (video + truth log + table file), small enough to
 commit (H.264 via ffmpeg when it is installed, else MPEG-4 Part 2 straight from OpenCV).
 
-    .venv/bin/python -m datasets.gamevideo_demo datasets/demo [--seed 42] [--max-seconds 120]
+    .venv/bin/python -m datasets.gamevideo_demo OUT_DIR [--seed 42] [--max-seconds 120] [--force]
 
 writes `game.mp4`, `game.truth.jsonl` (the full retimed log: replay it, or merge its speech events with what
 `unotable watch` sees), `game.truth.json` and `game.table.toml`.
@@ -29,11 +29,13 @@ def pick_game(seed: int, max_seconds: float, ruleset: str = "mattel", players: i
 
 
 def make_demo(out_dir: Path, seed: int = 42, max_seconds: float = 120.0, ruleset: str = "mattel",
-              players: int = 4) -> Path:
+              players: int = 4, force: bool = False) -> Path:
     from datasets.gamevideo import render_game
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    if (out_dir / "game.mp4").exists() and not force:
+        raise FileExistsError(f"{out_dir / 'game.mp4'} exists; pass force=True (--force) to replace it")
     s, events = pick_game(seed, max_seconds, ruleset, players)
     raw = out_dir / "game.raw.mp4"
     render_game(events, raw, seed=s, progress=True)
@@ -55,8 +57,13 @@ def main() -> int:
     ap.add_argument("out", type=Path)
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--max-seconds", type=float, default=120.0)
+    ap.add_argument("--force", action="store_true", help="replace an existing game.mp4 in OUT")
     args = ap.parse_args()
-    path = make_demo(args.out, args.seed, args.max_seconds)
+    try:
+        path = make_demo(args.out, args.seed, args.max_seconds, force=args.force)
+    except FileExistsError as exc:
+        print(f"gamevideo_demo: {exc}", file=sys.stderr)
+        return 2
     print(f"{path} ({path.stat().st_size / 1e6:.1f} MB)")
     return 0
 

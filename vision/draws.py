@@ -64,7 +64,7 @@ class DrawTracker:
                 else:
                     continue
             v.frames_out += 1
-            if v.frames_out % 2 == 1 and len(v.counts) < self.reads:
+            if v.frames_out % 3 == 0 and len(v.counts) < self.reads:
                 v.counts.append(self._count(image, h, t))
             if len(v.counts) >= self.reads:
                 del self.visits[seat]
@@ -91,5 +91,6 @@ class DrawTracker:
                   min(region[3], cy + 140))
         seen = self.reader.read(image, region, self.scale, t)
         grown = cv2.dilate(h.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+        pile = self.zone.centre
         return sum(1 for s in seen if s.code == "back" and inside_share(s, grown) >= 0.5
-                   and not self.zone.contains(s.centre))
+                   and float(np.hypot(*(s.centre - pile))) > 30.0)  # not the pile itself
