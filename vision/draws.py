@@ -29,6 +29,7 @@ class Visit:
     counts: list[int] = field(default_factory=list)
     left: bool = False
     frames_out: int = 0
+    last_seen: float = 0.0
 
 
 class DrawTracker:
@@ -53,7 +54,9 @@ class DrawTracker:
                 continue
             if on_pile:
                 if v is None or v.left:
-                    v = self.visits[seat] = Visit(seat, t, h.reach)
+                    if self.model.withdrawing(h, 15.0):
+                        continue  # coming back over the pile from further in (the discard pile): not a visit
+                    v = self.visits[seat] = Visit(seat, t, h.reach, last_seen=t)
                 v.t, v.max_reach = t, max(v.max_reach, h.reach)
                 continue
             if v is None:
@@ -73,9 +76,12 @@ class DrawTracker:
                     agree = sum(1 for c in v.counts if c == n) / len(v.counts)
                     out.append({"t": round(v.t, 3), "type": "draw", "seat": seat, "count": n, "source": "vision",
                                 "confidence": round(0.5 + 0.5 * agree, 3), "seen_t": round(t, 3)})
-        for seat in list(self.visits):  # the hand left the table: decide with what was read
-            if seat not in by_seat:
-                v = self.visits.pop(seat)
+        for seat in list(self.visits):  # the hand left the table (or was lost for a while): decide with what was read
+            v = self.visits[seat]
+            if seat in by_seat:
+                v.last_seen = t
+            elif t - v.last_seen > 0.5:
+                self.visits.pop(seat)
                 if v.left and v.counts and max(v.counts) > 0:
                     out.append({"t": round(v.t, 3), "type": "draw", "seat": seat, "count": max(v.counts),
                                 "source": "vision", "confidence": 0.5, "seen_t": round(t, 3)})
