@@ -52,7 +52,7 @@ def rectify(image: np.ndarray, table: Table, region_mm: tuple[float, float, floa
 class DetectorReader:
     """The card detector (`vision.detector`) run on rectified crops."""
 
-    def __init__(self, table: Table, detector: object, min_conf: float = 0.35) -> None:
+    def __init__(self, table: Table, detector: object, min_conf: float = 0.2) -> None:
         self.table, self.detector, self.min_conf = table, detector, min_conf
         self.calls = 0
 
@@ -72,7 +72,7 @@ class DetectorReader:
         return out
 
 
-def load_reader(table: Table, weights: str | None = None, conf: float = 0.35) -> DetectorReader:
+def load_reader(table: Table, weights: str | None = None, conf: float = 0.2) -> DetectorReader:
     """The shipped detector as a reader (raises `vision.detector.DetectorError` naming missing weights)."""
     from pathlib import Path
 
