@@ -44,12 +44,15 @@ def find_markers(image: np.ndarray, name: str = MARKER_DICT) -> dict[int, np.nda
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     det = cv2.aruco.ArucoDetector(aruco_dictionary(name), params)
-    corners, ids, _ = det.detectMarkers(grey)
     out: dict[int, np.ndarray] = {}
-    if ids is None:
-        return out
-    for c, i in zip(corners, ids.ravel(), strict=False):
-        out[int(i)] = c.reshape(4, 2).astype(np.float64)
+    # a dim or noisy frame: try again with the contrast stretched and the noise smoothed
+    for img in (grey, cv2.equalizeHist(grey), cv2.GaussianBlur(cv2.equalizeHist(grey), (3, 3), 0)):
+        corners, ids, _ = det.detectMarkers(img)
+        if ids is not None:
+            for c, i in zip(corners, ids.ravel(), strict=False):
+                out.setdefault(int(i), c.reshape(4, 2).astype(np.float64))
+        if len(out) >= 4:
+            break
     return out
 
 

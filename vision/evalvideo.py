@@ -120,17 +120,30 @@ def _eval_one(job: tuple[Any, float, str | None, bool]) -> tuple[dict[str, Any],
     log_path, meta_path, table_path = truth_paths(video)
     truth_log = [json.loads(x) for x in log_path.read_text().splitlines() if x.strip()]
     meta = json.loads(meta_path.read_text())
-    if calibrate:  # calibrate from the markers of the first frame, as a user would
+    table = None
+    calibrated = "truth"
+    if calibrate:  # calibrate from the markers, as a user would (`unotable calibrate` also tries 90 frames)
+        from vision.calibration import CalibrationError
+
         cap = cv2.VideoCapture(str(video))
-        ok, first = cap.read()
+        for _ in range(90):
+            ok, frame = cap.read()
+            if not ok:
+                break
+            try:
+                table = calibrate_image(frame, meta["seats"])
+                calibrated = "markers"
+                break
+            except CalibrationError:
+                continue
         cap.release()
-        table = calibrate_image(first, meta["seats"])
-    else:
+    if table is None:
         table = read_table(table_path)
     reader = load_reader(table, weights)
     events, stats = watch_video(video, table, reader)
     sc = score_game(meta["visual"], events)
     sc["game"] = spec.name
+    sc["calibration"] = calibrated
     if sc["all_plays_seen"]:
         sc["flags_equal"] = flags_of(merge_with_truth(truth_log, events)) == flags_of(truth_log)
     video.with_suffix(".watch.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
