@@ -134,7 +134,8 @@ def _augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int = 8, batch: int = 32,
-                     copies: int = 1, seed: int = 0, minutes: float | None = None, threads: int = 1) -> dict[str, float]:
+                     copies: int = 1, seed: int = 0, minutes: float | None = None, threads: int = 1,
+                     init: Path | None = None, lr: float = 3e-3) -> dict[str, float]:
     """Train on `data_root` train crops, report val accuracy, export `out` (.onnx) and `out.json`."""
     import torch
     from torch import nn
@@ -145,10 +146,12 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
     xtr, ytr = extract_crops(data_root, "train", seed, copies)
     xva, yva = extract_crops(data_root, "val", seed + 1, 1)
     net = Factorised.build(names)
+    if init is not None:  # continue from a saved state dict (e.g. a run cut short by its time budget)
+        net.load_state_dict(torch.load(init))
     pairs = np.array([split_code(n) for n in names])
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * (len(xtr) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(1, steps), pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(1, steps), pct_start=0.15)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     start = time.time()
     step = 0
@@ -220,5 +223,9 @@ if __name__ == "__main__":
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--copies", type=int, default=1)
     ap.add_argument("--minutes", type=float, default=None)
+    ap.add_argument("--init", type=Path, default=None, help="start from this saved state dict (.pth)")
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
-    print(train_classifier(a.data, a.out, list(CLASS_NAMES), a.epochs, copies=a.copies, minutes=a.minutes))
+    print(train_classifier(a.data, a.out, list(CLASS_NAMES), a.epochs, copies=a.copies, minutes=a.minutes,
+                           init=a.init, lr=a.lr, seed=a.seed))
