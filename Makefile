@@ -4,8 +4,10 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 # Debian packages the project uses: speech synthesis and audio (espeak-ng, sox, libportaudio2, ffmpeg),
-# browser tests (chromium, chromium-driver), the PostgreSQL server the store tests start.
-APT_PACKAGES := espeak-ng sox libportaudio2 ffmpeg chromium chromium-driver postgresql
+# browser tests (chromium, chromium-driver), the PostgreSQL server the store tests start, and the other offline
+# voices `unotable train-speech` synthesises its training data with (flite, festival and its voices).
+APT_PACKAGES := espeak-ng sox libportaudio2 ffmpeg chromium chromium-driver postgresql \
+	flite festival festvox-ru festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
 RUN_EXTRAS := audio
 TEST_EXTRAS := dev,train,audio
 SUDO := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null && echo sudo)
@@ -21,7 +23,7 @@ define install
 	fi
 endef
 
-.PHONY: all system-deps run test test-slow lint typecheck bench demo clean
+.PHONY: all system-deps run test test-slow lint typecheck bench demo speech-model speech-eval clean
 
 all: test
 
@@ -63,6 +65,14 @@ bench: | $(PY)
 demo: | $(PY)
 	$(call install,$(TEST_EXTRAS))
 	$(PY) -m unotable.demo
+
+speech-model: | $(PY)
+	$(call install,$(TEST_EXTRAS))
+	nice -n 10 $(VENV)/bin/unotable train-speech
+
+speech-eval: | $(PY)
+	$(call install,$(TEST_EXTRAS))
+	$(VENV)/bin/unotable eval-speech
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -106,6 +106,21 @@ def score_against_planted(flags: list[dict[str, Any]], times: dict[int, float], 
             if planted else 1.0, "missed": missed, "false_flags": extra}
 
 
+def score_sheet(scores: dict[str, Any], players: list[str]) -> str:
+    """The hand-by-hand score sheet as text."""
+    if not scores or not players:
+        return "scores: none yet"
+    width = max(len(p) for p in players) + 2
+    rule = "lowest wins" if scores.get("lowest_wins") else "winner takes the others' hands"
+    out = [f"scores ({rule}, target {scores.get('target')}):", "  hand  " + "".join(p.rjust(width) for p in players)]
+    for i, hand in enumerate(scores.get("hands", []), start=1):
+        out.append(f"  {i:>4}  " + "".join(str(v).rjust(width) for v in hand))
+    out.append("  total " + "".join(str(v).rjust(width) for v in scores.get("totals", [])))
+    winner = scores.get("winner")
+    out.append("winner: " + (players[winner] if isinstance(winner, int) else "none yet"))
+    return "\n".join(out)
+
+
 def _multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes, str]]) -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
     out = io.BytesIO()
@@ -150,6 +165,7 @@ class DashboardSink:
         self.stop_sending = threading.Event()
         self.sending = threading.Thread(target=self.sender.run, args=(self.stop_sending, 0.05), daemon=True)
         self.filed: set[str] = set()
+        self.printed: set[str] = set()
         self.last_frame_t = -1.0
         self.last_flag_poll = 0.0
 
@@ -181,7 +197,18 @@ class DashboardSink:
         now = time.monotonic()
         if now - self.last_flag_poll >= 1.0:
             self.last_flag_poll = now
+            self._print_flags()
             self._file_audio(runner)
+
+    def _print_flags(self) -> None:
+        """Each new flag as a line a referee reads, as it is raised."""
+        tl = self._state()
+        for f in list(tl.flags) if tl is not None else []:
+            if f["id"] in self.printed:
+                continue
+            self.printed.add(f["id"])
+            pen = f" penalty {f['penalty']['cards']} card(s)." if f.get("penalty") else ""
+            print(f"{f['t']:7.1f}s  {f['code']} [{f['rule']}] {f['message']}{pen}", flush=True)
 
     def _post(self, path: str, fields: dict[str, str], files: dict[str, tuple[str, bytes, str]]) -> None:
         body, ctype = _multipart(fields, files)
@@ -223,8 +250,11 @@ class DashboardSink:
     def end(self, runner: Any) -> None:
         self.sender.drain(time.monotonic() + 30)
         self.stop_sending.set()
+        self._print_flags()
         tl = self._state()
         flags = len(tl.flags) if tl is not None else 0
+        if tl is not None:
+            print(score_sheet(tl.scores, tl.state.get("players", [])), flush=True)
         print(f"unotable: the recording ended: {self.spool.acked} events logged, {flags} flags; "
               f"{self.url}/referee to review them", file=sys.stderr, flush=True)
         if self.keep:
