@@ -196,6 +196,8 @@ def load_detector(weights: Path | None = None, backend: str = "onnx", conf: floa
 
 def read_image(path: Path) -> np.ndarray:
     """Read an image file as BGR, applying its EXIF orientation (phone photos carry one)."""
+    if not Path(path).is_file():
+        raise DetectorError(f"image {path} does not exist")
     img = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if img is None:
         raise DetectorError(f"cannot read image {path} (missing, or not an image OpenCV can decode)")

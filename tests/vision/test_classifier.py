@@ -35,4 +35,4 @@ def test_shipped_classifier_names_rendered_cards() -> None:
         for c, p in zip(scene.codes, probs, strict=True):
             total += 1
             right += clf.names[int(p.argmax())] == c
-    assert right >= 0.85 * total, f"classifier right on {right}/{total} rendered cards"
+    assert right >= 0.8 * total, f"classifier right on {right}/{total} rendered cards"

@@ -63,16 +63,17 @@ def test_finds_cards_in_rendered_table_scenes(detector: OnnxDetector) -> None:
 @needs_weights
 @pytest.mark.skipif(not REAL.is_dir(), reason=f"real photos not available at {REAL} (shared data set absent)")
 def test_real_photos_handful(detector: OnnxDetector) -> None:
+    """Every fifth card code, one photo each (11 photos): at least 6 right. The full set measures 59.9% (model
+    card); a chance-level model would get none."""
     from vision.detector import read_image
 
-    picks = ["red-7", "blue-6", "green-9", "yellow-skip", "red-reverse", "blue-draw2", "wild", "wild-draw4",
-             "yellow-3", "green-0"]
+    picks = ALL_CODES[::5]
     right = 0
     for code in picks:
         photo = sorted((REAL / code).glob("*.jpg"))[4]
         dets = detector.detect(read_image(photo)).with_class(*ALL_CODES)
         right += bool(len(dets)) and dets.cards[0] == code
-    assert right >= 7, f"only {right}/10 real photos have the right card on top"
+    assert right >= 6, f"only {right}/{len(picks)} real photos have the right card on top"
 
 
 @needs_weights
@@ -104,14 +105,16 @@ def test_detect_cli_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     __import__("importlib.util").util.find_spec("ultralytics") is None or not DEFAULT_ONNX.with_suffix(".pt").exists(),
     reason="needs the train extra and models/card_detector.pt",
 )
-def test_onnx_and_ultralytics_backends_agree(detector: OnnxDetector) -> None:
+def test_onnx_and_ultralytics_backends_agree() -> None:
+    """Same weights, two runtimes: the ONNX path (YOLO classes only, no second stage) matches Ultralytics."""
     from vision.detector import UltralyticsDetector
 
-    ul = UltralyticsDetector()
+    ul = UltralyticsDetector(conf=0.05)
+    onnx = OnnxDetector(conf=0.05, classifier=False)
     rng = np.random.default_rng(777)
     for _ in range(4):
         img = render_scene(rng, ALL_CODES, kind="closeup").image
-        a, b = detector.detect(img), ul.detect(img)
+        a, b = onnx.detect(img), ul.detect(img)
         assert len(a) and len(b)
         assert a.cards[0] == b.cards[0]
         assert abs(float(a.confidence[0]) - float(b.confidence[0])) < 0.05
