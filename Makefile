@@ -23,7 +23,8 @@ define install
 	fi
 endef
 
-.PHONY: all system-deps run test test-slow lint typecheck bench demo speech-model speech-eval clean
+.PHONY: all system-deps run test test-slow lint typecheck bench demo speech-model speech-eval eval-video \
+	bench-video markers clean
 
 all: test
 
@@ -73,6 +74,18 @@ speech-model: | $(PY)
 speech-eval: | $(PY)
 	$(call install,$(TEST_EXTRAS))
 	$(VENV)/bin/unotable eval-speech
+
+eval-video: | $(PY)
+	$(call install,$(TEST_EXTRAS))
+	$(VENV)/bin/unotable eval-video --games 20 --seed 1000 --jobs 2 --json
+
+bench-video: | $(PY)
+	$(call install,$(TEST_EXTRAS))
+	$(PY) benchmarks/bench_video.py
+
+markers: | $(PY)
+	$(call install,$(RUN_EXTRAS))
+	$(VENV)/bin/unotable markers --out markers
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
