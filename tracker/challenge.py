@@ -31,7 +31,7 @@ def judge_challenge(g: Game, ev: Reveal, w4: W4Play) -> None:
     r = s.ruleset
     seat, challenger = w4.seat, w4.challenger
     assert challenger is not None and w4.challenge_line is not None
-    held = s.counts[seat] - s.owed[seat]
+    held = max(0, s.counts[seat] - s.owed[seat])
     if len(ev.cards) != held:
         g.flag("count_mismatch", seat, ev,
                f"{s.name(seat)} showed {len(ev.cards)} cards for the challenge, but the log accounts for {held}.")

@@ -439,7 +439,7 @@ class Game:
                 s.watches = [x for x in s.watches if x is not w]
                 s.uno_called[seat] = True
                 return
-        held = s.counts[seat] - s.owed[seat]
+        held = max(0, s.counts[seat] - s.owed[seat])
         if held >= 3 and ev.seat is not None and s.phase == "playing" and s.ruleset.early_uno_penalty:
             self.flag("early_uno", seat, ev, f"{s.name(seat)} called UNO holding {held} cards.")
             return
@@ -484,7 +484,7 @@ class Game:
         if s.phase == "hand_over":
             from .scoring import score_hand
 
-            held = s.counts[ev.seat] - s.owed[ev.seat]
+            held = max(0, s.counts[ev.seat] - s.owed[ev.seat])
             if len(ev.cards) != held:
                 self.flag("count_mismatch", ev.seat, ev,
                           f"{s.name(ev.seat)} revealed {len(ev.cards)} cards, but the log accounts for {held}.")

@@ -34,17 +34,10 @@ def parse_step(token: str, t: float) -> dict[str, Any]:
     kind, who = head[0], head[1:]
     if kind == "H":
         return {"type": "hand_start", "dealer": int(who), "t": t}
-    if kind == "T":
-        obj: dict[str, Any] = {"type": "starter", "card": rest[0], "t": t}
-        for r in rest[1:]:
-            if r.startswith(">"):
-                obj["target"] = int(r[1:])
-            else:
-                obj["color"] = r
-        return obj
-    if kind == "P":
-        obj = {"type": "play", "seat": _seat(who), "cards": rest[0].split("+"), "t": t}
-        for r in rest[1:]:
+    if kind in ("T", "P"):
+        obj: dict[str, Any] = ({"type": "starter", "card": rest[0], "t": t} if kind == "T" else
+                               {"type": "play", "seat": _seat(who), "cards": rest[0].split("+"), "t": t})
+        for r in rest[1:]:  # a colour named, or ">seat" for a 7's swap
             if r.startswith(">"):
                 obj["target"] = int(r[1:])
             else:

@@ -128,12 +128,8 @@ class Sender:
         batch = self.spool.pending()
         if not batch:
             return 0
-        url = f"{self.server.rstrip('/')}/api/tables/{self.table}/events"
-        req = urllib.request.Request(url, data=json.dumps(batch).encode(), method="POST", headers={
-            "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                resp.read()
+            self._post(batch)
         except urllib.error.HTTPError as exc:
             body = exc.read().decode("utf-8", "replace")
             if exc.code in (401, 403, 404):
@@ -144,16 +140,19 @@ class Sender:
         self.spool.ack(int(batch[-1]["rig_seq"]))
         return len(batch)
 
+    def _post(self, body: object) -> None:
+        url = f"{self.server.rstrip('/')}/api/tables/{self.table}/events"
+        req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers={
+            "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+            resp.read()
+
     def _bisect_bad(self, batch: list[dict[str, Any]], body: str) -> int:
         """A 400 rejects the whole batch: send one by one, keeping every good event and setting aside the bad."""
         sent = 0
         for obj in batch:
-            url = f"{self.server.rstrip('/')}/api/tables/{self.table}/events"
-            req = urllib.request.Request(url, data=json.dumps(obj).encode(), method="POST", headers={
-                "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
             try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                    resp.read()
+                self._post(obj)
                 self.spool.ack(int(obj["rig_seq"]))
                 sent += 1
             except urllib.error.HTTPError as exc:
