@@ -210,3 +210,20 @@ def h() -> Any:
 
     return SimpleNamespace(add_table=add_table, add_user=add_user, csrf_from=csrf_from, login=login, bearer=bearer,
                            PASSWORD=PASSWORD)
+
+
+# -- headless Chromium (Debian's, never a downloaded one) --------------------------------------------------------
+CHROMIUM = os.environ.get("UNOTABLE_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"no Chromium at {CHROMIUM}: `make` installs Debian's chromium (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

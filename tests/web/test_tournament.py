@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 import urllib.request
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -229,20 +228,6 @@ def test_table_stage_commands(tmp_path: Path) -> None:
 
 
 # -- headless Chromium ---------------------------------------------------------------------------------------
-CHROMIUM = os.environ.get("UNOTABLE_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no Chromium at {CHROMIUM}: `make` installs Debian's chromium (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def post(server: Any, table: str, token: str, body: Any) -> None:
