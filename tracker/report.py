@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 from .engine import Replay
 from .events import Challenge, ColorCall, Draw, Event, HandStart, MatchStart, Pass, Play, Reveal, Starter, Uno
@@ -56,16 +57,22 @@ def render_game(events: Sequence[Event], result: Replay) -> str:
         for f in by_line.get(ev.line or -1, []):
             pen = f", penalty {f.penalty} card(s)" if f.penalty else ""
             out.append(f"{'':10}  ! {f.code} [{f.rule}] {f.message}{pen} ({f.status})")
-    scores = result.scores
     out.append("")
     out.append(f"flags: {len(result.flags)}")
-    out.append("scores (" + ("lowest wins" if scores["lowest_wins"] else "winner takes the others' hands")
-               + f", target {scores['target']}):")
-    width = max((len(p) for p in players), default=4) + 2
-    out.append("  hand  " + "".join(p.rjust(width) for p in players))
-    for i, hand in enumerate(scores["hands"], start=1):
+    out.append(score_sheet(result.scores, players))
+    return "\n".join(out)
+
+
+def score_sheet(scores: dict[str, Any], players: list[str]) -> str:
+    """The hand-by-hand score sheet, as the table's scorekeeper would write it (CH-GAME)."""
+    if not scores or not players:
+        return "scores: none yet"
+    width = max(len(p) for p in players) + 2
+    rule = "lowest wins" if scores.get("lowest_wins") else "winner takes the others' hands"
+    out = [f"scores ({rule}, target {scores.get('target')}):", "  hand  " + "".join(p.rjust(width) for p in players)]
+    for i, hand in enumerate(scores.get("hands", []), start=1):
         out.append(f"  {i:>4}  " + "".join(str(v).rjust(width) for v in hand))
-    out.append("  total " + "".join(str(v).rjust(width) for v in scores["totals"]))
-    winner = scores["winner"]
-    out.append("winner: " + (_seat(players, winner) if winner is not None else "none yet"))
+    out.append("  total " + "".join(str(v).rjust(width) for v in scores.get("totals", [])))
+    winner = scores.get("winner")
+    out.append("winner: " + (_seat(players, winner) if isinstance(winner, int) else "none yet"))
     return "\n".join(out)

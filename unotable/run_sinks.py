@@ -18,6 +18,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from tracker.report import score_sheet
+
 from .run import RunConfig, RunError, opening_events
 
 AUDIO_FLAGS = ("missed_uno", "early_uno", "no_color")
@@ -104,21 +106,6 @@ def score_against_planted(flags: list[dict[str, Any]], times: dict[int, float], 
     extra = [{"code": flags[i]["code"], "seat": flags[i]["seat"], "t": flags[i]["t"]} for i in free]
     return {"planted": len(planted), "found": len(found), "recall": round(len(found) / len(planted), 3)
             if planted else 1.0, "missed": missed, "false_flags": extra}
-
-
-def score_sheet(scores: dict[str, Any], players: list[str]) -> str:
-    """The hand-by-hand score sheet as text."""
-    if not scores or not players:
-        return "scores: none yet"
-    width = max(len(p) for p in players) + 2
-    rule = "lowest wins" if scores.get("lowest_wins") else "winner takes the others' hands"
-    out = [f"scores ({rule}, target {scores.get('target')}):", "  hand  " + "".join(p.rjust(width) for p in players)]
-    for i, hand in enumerate(scores.get("hands", []), start=1):
-        out.append(f"  {i:>4}  " + "".join(str(v).rjust(width) for v in hand))
-    out.append("  total " + "".join(str(v).rjust(width) for v in scores.get("totals", [])))
-    winner = scores.get("winner")
-    out.append("winner: " + (players[winner] if isinstance(winner, int) else "none yet"))
-    return "\n".join(out)
 
 
 def _multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes, str]]) -> tuple[bytes, str]:
