@@ -13,6 +13,8 @@ top-left corner index up, at `CARD_W` x `CARD_H` pixels.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -37,6 +39,37 @@ FONTS = (
     cv2.FONT_HERSHEY_TRIPLEX,
     cv2.FONT_HERSHEY_COMPLEX,
 )
+
+# Bold TrueType faces bundled with matplotlib (a dependency, so every machine has the same files). Hershey
+# stroke fonts alone drew a "1" with a foot and a flat-topped "3", unlike the deck's heavy round digits, and the
+# classifier then read real 1s as 7s and real 3s as 5s; outline fonts give real glyph shapes.
+TTF_NAMES = (
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSans-BoldOblique.ttf",
+    "DejaVuSansMono-Bold.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "STIXGeneralBol.ttf",
+    "STIXGeneralBolIta.ttf",
+)
+TTF_SHARE = 0.6  # share of faces whose indices use a TrueType font rather than a Hershey one
+
+
+@lru_cache(maxsize=1)
+def ttf_paths() -> tuple[str, ...]:
+    """The bundled TrueType files that exist here (empty when matplotlib is missing: Hershey fonts only)."""
+    try:
+        import matplotlib
+    except ImportError:
+        return ()
+    folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    return tuple(str(folder / n) for n in TTF_NAMES if (folder / n).exists())
+
+
+@lru_cache(maxsize=256)
+def _ttf_font(path: str, px: int):  # type: ignore[no-untyped-def]
+    from PIL import ImageFont
+
+    return ImageFont.truetype(path, px)
 
 
 @dataclass(frozen=True)
@@ -68,8 +101,11 @@ def _rounded_mask(w: int, h: int, radius: int) -> np.ndarray:
     return m
 
 
-def _text_mask(text: str, size: int, rng: np.random.Generator, font: int, bold: float) -> np.ndarray:
-    """A tight mask of `text` about `size` pixels tall, drawn with a Hershey font and stroke `bold`."""
+def _text_mask(text: str, size: int, rng: np.random.Generator, font: int | str, bold: float) -> np.ndarray:
+    """A tight mask of `text` about `size` pixels tall, drawn with a Hershey font and stroke `bold`, or with the
+    TrueType file `font` (a path), thickened by `bold` when it is heavy."""
+    if isinstance(font, str):
+        return _ttf_text_mask(text, size, font, bold)
     scale = size / 22.0
     thick = max(1, int(round(size * bold)))
     (tw, th), base = cv2.getTextSize(text, font, scale, thick)
@@ -80,6 +116,45 @@ def _text_mask(text: str, size: int, rng: np.random.Generator, font: int, bold: 
     if len(xs) == 0:
         return m
     return m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
+def _ttf_text_mask(text: str, size: int, path: str, bold: float) -> np.ndarray:
+    """`text` rendered from a TrueType file, scaled so its ink is `size` pixels tall, tightly cropped."""
+    from PIL import Image, ImageDraw
+
+    px = max(8, int(size * 1.4))
+    font = _ttf_font(path, px)
+    x0, y0, x1, y1 = font.getbbox(text)
+    pad = 4
+    im = Image.new("L", (x1 - x0 + 2 * pad, y1 - y0 + 2 * pad), 0)
+    ImageDraw.Draw(im).text((pad - x0, pad - y0), text, font=font, fill=255)
+    m = np.asarray(im, np.uint8)
+    ys, xs = np.nonzero(m > 40)
+    if len(xs) == 0:
+        return m
+    m = m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    scale = size / m.shape[0]
+    m = cv2.resize(m, (max(1, int(round(m.shape[1] * scale))), size), interpolation=cv2.INTER_AREA)
+    extra = int(round(size * (bold - 0.14) * 0.5))  # the deck's digits are heavier than most bold faces
+    if extra > 0:
+        m = np.pad(m, extra)
+        m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * extra + 1, 2 * extra + 1)))
+    return m
+
+
+def _deck_one(size: int, rng: np.random.Generator, bold: float) -> np.ndarray:
+    """The deck's "1": a heavy upright stem with a flag at the top left and no foot (fonts mostly add a foot)."""
+    w = int(size * rng.uniform(0.5, 0.62))
+    stem = max(3, int(size * bold * rng.uniform(1.5, 2.0)))
+    m = np.zeros((size, w), np.uint8)
+    x1 = w - 1
+    x0 = x1 - stem
+    cv2.rectangle(m, (x0, 0), (x1, size - 1), 255, -1)
+    flag_h = int(size * rng.uniform(0.22, 0.32))
+    pts = np.array([[x0, 0], [x0 + stem // 2, 0], [0, flag_h], [0, flag_h - max(2, stem // 2)],
+                    [x0, int(stem * 0.2)]], np.int32)
+    cv2.fillPoly(m, [pts], 255, cv2.LINE_AA)
+    return m
 
 
 def _shear(mask: np.ndarray, k: float) -> np.ndarray:
@@ -141,10 +216,15 @@ def _stamp(
     outline: tuple[int, int, int] | None,
     outline_px: int,
     angle: float = 0.0,
+    shadow: tuple[int, int] = (0, 0),
 ) -> None:
-    """Paint `mask` (rotated by `angle` degrees) centred at `centre` in `colour`, with an outline ring around it."""
+    """Paint `mask` (rotated by `angle` degrees) centred at `centre` in `colour`, with an outline ring around it.
+
+    `shadow` (dx, dy) also paints the outline shifted by that many pixels: the deck's big indices and symbols
+    carry a black drop shadow as well as the outline.
+    """
     h, w = mask.shape
-    pad = outline_px + 3
+    pad = outline_px + 3 + max(abs(shadow[0]), abs(shadow[1]))
     big = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
     big[pad : pad + h, pad : pad + w] = mask
     if angle:
@@ -157,7 +237,11 @@ def _stamp(
     layers = []
     if outline is not None and outline_px > 0:
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * outline_px + 1, 2 * outline_px + 1))
-        layers.append((cv2.dilate(big, k), outline))
+        ring = cv2.dilate(big, k)
+        if shadow != (0, 0):
+            moved = np.roll(ring, (shadow[1], shadow[0]), axis=(0, 1))
+            layers.append((moved, outline))
+        layers.append((ring, outline))
     layers.append((big, colour))
     bh, bw = big.shape
     x0 = int(round(centre[0] - bw / 2))
@@ -172,7 +256,8 @@ def _stamp(
         img[ya:yb, xa:xb] = (roi * (1 - a) + np.array(col, np.float32) * a).astype(np.uint8)
 
 
-def _index_mask(value: str, size: int, rng: np.random.Generator, font: int, bold: float, italic: float) -> np.ndarray:
+def _index_mask(value: str, size: int, rng: np.random.Generator, font: int | str, bold: float,
+                italic: float) -> np.ndarray:
     """The mask of a card's index (digit, symbol or +2/+4) with the 6/9 underline the deck prints."""
     if value in ("skip", "reverse", "draw2"):
         if value == "draw2":
@@ -187,7 +272,10 @@ def _index_mask(value: str, size: int, rng: np.random.Generator, font: int, bold
         cv2.ellipse(ring, (w0 // 2, size // 2), (w0 // 2 - th // 2 - 1, size // 2 - th // 2 - 1), 0, 0, 360, 255, th,
                     cv2.LINE_AA)
         return _shear(ring, italic)
-    m = _shear(_text_mask(value, size, rng, font, bold), italic)
+    if value == "1" and rng.random() < 0.5:
+        m = _shear(_deck_one(size, rng, bold), italic)
+    else:
+        m = _shear(_text_mask(value, size, rng, font, bold), italic)
     if value in ("6", "9"):
         h, w = m.shape
         gap = max(2, int(size * 0.1))
@@ -251,10 +339,15 @@ def render_face(code: str, rng: np.random.Generator, style: str | None = None) -
         axes = (int(W * rng.uniform(0.33, 0.39)), int(H * rng.uniform(0.27, 0.33)))
         angle = -rng.uniform(10, 30)
     centre = (int(cx), int(cy))
-    font = int(rng.choice(FONTS))
+    ttfs = ttf_paths()
+    font: int | str = str(rng.choice(ttfs)) if ttfs and rng.random() < TTF_SHARE else int(rng.choice(FONTS))
     bold = rng.uniform(0.12, 0.2)
     italic = rng.uniform(0.05, 0.22)
     outline_px = int(rng.integers(2, 5))
+    shadow = (0, 0)
+    if rng.random() < 0.6:  # the deck's drop shadow falls down and to one side
+        d = int(rng.integers(2, 6))
+        shadow = (int(rng.choice([-1, 1])) * d, d)
 
     if value == BACK:
         cv2.ellipse(img, centre, axes, angle, 0, 360, shades["red"], -1, cv2.LINE_AA)
@@ -285,12 +378,13 @@ def render_face(code: str, rng: np.random.Generator, style: str | None = None) -
                 m = np.full((ch, cw), 255, np.uint8)
                 _stamp(img, m, (cx + ox * W, cy + oy * H), face_col, shades["black"], outline_px, angle=tilt)
         elif value in ("skip", "reverse"):
-            m = _symbol_mask(value, int(W * rng.uniform(0.5, 0.62)), rng)
-            _stamp(img, m, (cx, cy), face_col, shades["black"], outline_px, angle=rng.uniform(-20, 20))
+            m = _symbol_mask(value, int(W * rng.uniform(0.5, 0.66)), rng)
+            _stamp(img, m, (cx, cy), face_col, shades["black"], outline_px, angle=rng.uniform(-40, 40),
+                   shadow=shadow)
         else:
             size = int(H * rng.uniform(0.3, 0.38))
             m = _index_mask(value, size, rng, font, bold * 1.15, italic)
-            _stamp(img, m, (cx, cy), face_col, shades["black"], outline_px)
+            _stamp(img, m, (cx, cy), face_col, shades["black"], outline_px, shadow=shadow)
 
     # corner indices: white with a thin dark outline, top-left upright and bottom-right upside down
     if value != BACK:

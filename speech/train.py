@@ -74,9 +74,16 @@ def _spec_augment(x: Any, rng: np.random.Generator) -> Any:
     return x
 
 
+DEFAULT_ARCH = {"width": 64, "blocks": 5}
+
+
 def train(epochs: int = 24, batch: int = 128, threads: int = 2, lr: float = 3e-3, seed: int = 0,
-          out_dir: Path = DATA / "run", data_dir: Path = DATA, init_from: Path | None = None) -> Path:
-    """Train on data/speech/train.npz, select on val.npz, checkpoint every epoch; returns the best checkpoint."""
+          out_dir: Path = DATA / "run", data_dir: Path = DATA, init_from: Path | None = None,
+          arch: dict[str, int] | None = None) -> Path:
+    """Train on data/speech/train.npz, select on val.npz, checkpoint every epoch; returns the best checkpoint.
+
+    `arch` (width, blocks) is saved in every checkpoint, so `export` rebuilds the same network.
+    """
     import torch
     from torch import nn
     from tqdm import tqdm
@@ -89,7 +96,8 @@ def train(epochs: int = 24, batch: int = 128, threads: int = 2, lr: float = 3e-3
     va = np.load(data_dir / "val.npz")
     xtr, ytr = torch.from_numpy(tr["x"]), torch.from_numpy(tr["y"])
     xva, yva = torch.from_numpy(va["x"].astype(np.float32)), torch.from_numpy(va["y"])
-    model = build_model()
+    arch = dict(arch or DEFAULT_ARCH)
+    model = build_model(**arch)
     if init_from is not None:  # warm start: reuse every tensor of an earlier checkpoint whose shape still fits
         own = model.state_dict()
         warm = {k: v for k, v in torch.load(init_from, weights_only=False)["model"].items()
@@ -138,9 +146,10 @@ def train(epochs: int = 24, batch: int = 128, threads: int = 2, lr: float = 3e-3
         log.flush()
         if score > best:
             best = score
-            torch.save({"model": model.state_dict(), "epoch": epoch, "val_acc": acc}, out_dir / "best.pt")
+            torch.save({"model": model.state_dict(), "epoch": epoch, "val_acc": acc, "arch": arch},
+                       out_dir / "best.pt")
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                    "epoch": epoch, "best": best}, ck)
+                    "epoch": epoch, "best": best, "arch": arch}, ck)
     return out_dir / "best.pt"
 
 
@@ -148,8 +157,10 @@ def export(checkpoint: Path, onnx_path: Path = MODELS / "kws.onnx") -> Path:
     """Export a checkpoint to ONNX (input `logmel` (batch, 118, 40), output `probs` (batch, 7))."""
     import torch
 
-    model = build_model()
-    model.load_state_dict(torch.load(checkpoint, weights_only=False)["model"])
+    state = torch.load(checkpoint, weights_only=False)
+    # checkpoints from before the architecture was recorded are the original 48-wide, 4-block network
+    model = build_model(**state.get("arch", {"width": 48, "blocks": 4}))
+    model.load_state_dict(state["model"])
     model.eval()
 
     class WithSoftmax(torch.nn.Module):
@@ -166,7 +177,8 @@ def export(checkpoint: Path, onnx_path: Path = MODELS / "kws.onnx") -> Path:
                       dynamic_axes={"logmel": {0: "batch"}, "probs": {0: "batch"}}, opset_version=17,
                       dynamo=False)
     meta = {"classes": list(CLASSES), "window_frames": WINDOW_FRAMES, "n_mels": NMELS,
-            "checkpoint_epoch": int(torch.load(checkpoint, weights_only=False)["epoch"])}
+            "checkpoint_epoch": int(state["epoch"]),
+            "arch": state.get("arch", {"width": 48, "blocks": 4})}
     onnx_path.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
     return onnx_path
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import Card
-from .events import Play
+from .events import Play, Starter
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -127,6 +127,18 @@ def apply_play(g: Game, ev: Play) -> None:
         return
     if s.phase == "hand_over":
         g.warn(ev, f"{s.name(seat)} played after the hand ended; ignored")
+        return
+    if (s.starter_bad and not s.plays_this_hand and seat == s.dealer and seat != s.turn and len(ev.cards) == 1
+            and not inferred):
+        # CH-START / MA-START: a returned starter is replaced by the dealer turning the next card. A camera sees
+        # the dealer's hand put a card on the pile and reports a play; read it as the replacement starter (the
+        # dealer laying a card from the hand here is not a move any ruleset has).
+        from .starter import apply_starter
+
+        g.warn(ev, f"{s.name(seat)} (the dealer) laid {ev.cards[0].code} on a returned starter: read as the "
+                   "replacement starter")
+        apply_starter(g, Starter(t=ev.t, line=ev.line, source=ev.source, card=ev.cards[0], color=ev.color,
+                                 target=ev.target))
         return
     if s.phase != "playing" or s.turn is None:
         g.warn(ev, f"{s.name(seat)} played before a starter card was turned")

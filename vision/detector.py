@@ -58,6 +58,14 @@ def decode_yolo(
     `any_class=True` scores each box by the chance that it holds *some* card, 1 - prod(1 - s_c), which stays high
     when the per-class scores of an unsure model are spread over look-alike faces (the two-stage mode).
     """
+    boxes, cls, score, _ = decode_yolo_top(output, conf, iou, agnostic, max_det, any_class)
+    return boxes, cls, score
+
+
+def decode_yolo_top(
+    output: np.ndarray, conf: float, iou: float, agnostic: bool, max_det: int = 100, any_class: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`decode_yolo` plus each kept box's top single-class score (what the two-stage path uses to skip backs)."""
     pred = output.T  # (A, 4 + nc)
     scores_all = pred[:, 4:]
     cls = scores_all.argmax(axis=1)
@@ -65,16 +73,19 @@ def decode_yolo(
         score = 1.0 - np.exp(np.log1p(-np.clip(scores_all, 0.0, 1.0 - 1e-6)).sum(axis=1))
     else:
         score = scores_all[np.arange(len(pred)), cls]
+    top = scores_all[np.arange(len(pred)), cls]
     keep = score >= conf
-    pred, cls, score = pred[keep], cls[keep], score[keep]
+    pred, cls, score, top = pred[keep], cls[keep], score[keep], top[keep]
     if not len(pred):
-        return np.zeros((0, 4), np.float32), np.zeros((0,), np.int64), np.zeros((0,), np.float32)
+        empty = np.zeros((0,), np.float32)
+        return np.zeros((0, 4), np.float32), np.zeros((0,), np.int64), empty, empty
     cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
     boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
     # per-class NMS by shifting each class to its own far-apart region (the usual trick)
     shifted = boxes if agnostic else boxes + (cls[:, None] * 4096.0)
     idx = nms(shifted, score, iou)[:max_det]
-    return boxes[idx].astype(np.float32), cls[idx].astype(np.int64), score[idx].astype(np.float32)
+    return (boxes[idx].astype(np.float32), cls[idx].astype(np.int64), score[idx].astype(np.float32),
+            top[idx].astype(np.float32))
 
 
 def _check_image(image: np.ndarray) -> np.ndarray:
@@ -91,9 +102,11 @@ class OnnxDetector:
     """The runtime detector: the exported YOLO model on onnxruntime (CPU, one intra-op thread by default)."""
 
     def __init__(self, model_path: Path = DEFAULT_ONNX, conf: float = 0.25, iou: float = 0.5,
-                 agnostic: bool = False, threads: int = 1, classifier: Path | None | bool = None) -> None:
+                 agnostic: bool = False, threads: int = 1, classifier: Path | None | bool = None,
+                 back_skip: float = 0.6) -> None:
         """`classifier`: a crop-classifier ONNX path, False for YOLO classes only, or None for the file named in
-        the detector's JSON (`"classifier"`) when it exists next to the model."""
+        the detector's JSON (`"classifier"`) when it exists next to the model. `back_skip`: boxes YOLO calls a
+        card back with at least this class score skip the classifier (above 1 classifies every box)."""
         import onnxruntime as ort
 
         from vision.classifier import OnnxClassifier
@@ -118,6 +131,8 @@ class OnnxDetector:
             raise DetectorError(f"cannot load ONNX model {model_path}: {exc}") from exc
         self.input_name = self.session.get_inputs()[0].name
         self.conf, self.iou, self.agnostic = conf, iou, agnostic
+        self.back_id = self.names.index("back") if "back" in self.names else -1
+        self.back_skip = float(back_skip)
         if classifier is None and meta.get("classifier"):
             candidate = model_path.parent / meta["classifier"]
             classifier = candidate if candidate.exists() else False
@@ -131,7 +146,8 @@ class OnnxDetector:
         blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)  # NCHW float32 RGB
         out = self.session.run(None, {self.input_name: blob})[0][0]
         two_stage = self.classifier is not None
-        boxes, cls, score = decode_yolo(out, self.conf, self.iou, self.agnostic or two_stage, any_class=two_stage)
+        boxes, cls, score, top = decode_yolo_top(out, self.conf, self.iou, self.agnostic or two_stage,
+                                                 any_class=two_stage)
         if len(boxes):
             boxes = (boxes - np.array([px, py, px, py], np.float32)) / r
             h, w = image.shape[:2]
@@ -139,9 +155,18 @@ class OnnxDetector:
             boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
         if two_stage and len(boxes):
             assert self.classifier is not None
-            probs = self.classifier.probabilities(image, boxes)
-            cls = probs.argmax(axis=1)
-            score = (score * probs[np.arange(len(cls)), cls]).astype(np.float32)
+            # a card back is the one class YOLO learns quickly and surely; a table shows up to ~25 of them in
+            # the seats' hands, so sure backs keep YOLO's answer and only the rest pay for the classifier
+            sure_back = (cls == self.back_id) & (top >= self.back_skip) if self.back_id >= 0 else np.zeros(len(cls), bool)
+            ask = ~sure_back
+            if ask.any():
+                probs = self.classifier.probabilities(image, boxes[ask])
+                c2 = probs.argmax(axis=1)
+                cls = cls.copy()
+                cls[ask] = c2
+                score = score.copy()
+                score[ask] = score[ask] * probs[np.arange(len(c2)), c2]
+            score = score.astype(np.float32)
             keep = score >= self.conf
             boxes, cls, score = boxes[keep], cls[keep], score[keep]
         return Detections(boxes, cls, score, self.names).sorted()

@@ -12,6 +12,8 @@ CASES = [
     RuleCase("CH-START", R, "H3; T red-skip; T blue-5; P0 blue-3", why="an action starter goes back; turn again"),
     RuleCase("CH-START", R, "H3; T wild; T blue-5; P0 blue-3"),
     RuleCase("CH-START", R, "H3; T red-skip; P0 red-3", ("bad_starter@0:CH-START",)),
+    RuleCase("CH-START", R, "H3; T red-skip; P3 blue-5; P0 blue-3", state={"turn": 1},
+             why="the dealer's card on a returned starter is the replacement starter (what a camera reports)"),
     RuleCase("CH-START", R, "H3; T wild-draw4; P0 red-3", ("bad_starter@0",)),
     RuleCase("CH-START", R, "H3; T red-draw2; T red-6; P0 red-3", state={"pending_draw": 0, "turn": 1}),
     RuleCase("CH-ORDER", R, "P1 red-7", ("out_of_turn@1:CH-ORDER",), why="the player after the dealer starts"),

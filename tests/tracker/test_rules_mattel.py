@@ -28,6 +28,8 @@ CASES = [
     RuleCase("MA-START", R, "H3; T wild-draw4; T red-5; P0 red-7", state={"turn": 1},
              why="a Wild Draw Four starter goes back; another card is turned"),
     RuleCase("MA-START", R, "H3; T wild-draw4; P0 red-7", ("bad_starter@0:MA-START",)),
+    RuleCase("MA-START", R, "H3; T wild-draw4; P3 red-5; P0 red-7", state={"turn": 1},
+             why="the dealer's card on a returned starter is the replacement starter (what a camera reports)"),
     RuleCase("MA-START", R, "H3; T blue-draw2; D0 2; P1 blue-3", state={"turn": 2},
              why="Draw Two starter: the first player draws two and the next goes"),
     RuleCase("MA-START", R, "H3; T blue-draw2; P0 blue-3", ("wrong_draw@0",)),
