@@ -267,6 +267,8 @@ def register(sub: Any) -> None:
     p.add_argument("--hear-pass", action="store_true", help="also log 'pass' / 'пас' heard by the microphone")
     p.add_argument("--weights", help="card detector weights (default: the shipped model)")
     p.add_argument("--keep", action="store_true", help="keep the dashboard up after a recording ends")
+    p.add_argument("--log", type=Path, default=None,
+                   help="headless: also write the event log (JSON lines, EVENTS.md) to this file")
     p.set_defaults(func=_run)
 
 
@@ -308,7 +310,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.headless:
         from .run_sinks import HeadlessSink
 
-        sink: Any = HeadlessSink(cfg, meta)
+        sink: Any = HeadlessSink(cfg, meta, log_path=args.log)
     else:
         from .run_sinks import DashboardSink
 

@@ -33,10 +33,14 @@ def _needs_new_hand(state: Any, ev: dict[str, Any]) -> bool:
 class HeadlessSink:
     """Folds events into the engine as they come; prints each new flag as a JSON line, then a summary."""
 
-    def __init__(self, cfg: RunConfig, meta: dict[str, Any] | None, out: Any = None) -> None:
+    def __init__(self, cfg: RunConfig, meta: dict[str, Any] | None, out: Any = None,
+                 log_path: Path | None = None) -> None:
+        """`log_path`: also write every event the engine took, as the log's JSON lines, so that
+        `unotable replay` gives the same flags afterwards."""
         from tracker.engine import Game
 
         self.cfg, self.meta = cfg, meta
+        self.log = open(log_path, "w", encoding="utf-8") if log_path is not None else None
         self.out = out or sys.stdout
         self.game = Game()
         self.times: dict[int, float] = {}
@@ -57,6 +61,11 @@ class HeadlessSink:
                 continue
             self.lines += 1
             self.times[self.lines] = ev.t
+            if self.log is not None:
+                from tracker.log import event_to_dict
+
+                self.log.write(json.dumps(event_to_dict(ev), ensure_ascii=False) + "\n")
+                self.log.flush()
             self.game.apply(ev)
         flags = self.game.state.flags
         for f in flags[self.seen_flags:]:
@@ -73,6 +82,8 @@ class HeadlessSink:
         pass
 
     def end(self, runner: Any) -> None:
+        if self.log is not None:
+            self.log.close()
         summary: dict[str, Any] = {"frames": runner.stats.frames, "frames_dropped": runner.stats.frames_dropped,
                                    "events": runner.stats.events, "late_events": runner.stats.late_events,
                                    "seconds": round(runner.stats.seconds, 1), "log_lines": self.lines,
