@@ -176,27 +176,30 @@ def _symbol_mask(kind: str, size: int, rng: np.random.Generator) -> np.ndarray:
         d = int(r * 0.72)
         cv2.line(m, (s // 2 - d, s // 2 + d), (s // 2 + d, s // 2 - d), 255, lw, cv2.LINE_AA)
     elif kind == "reverse":
-        # two fat arrows on a diagonal, one up-right and one down-left, as on the deck
-        for sign in (1, -1):
-            c = np.array([s / 2 + sign * s * 0.13, s / 2 + sign * s * 0.13])
-            d = np.array([sign * 0.7071, -sign * 0.7071])
-            n = np.array([d[1], -d[0]])
-            shaft = s * 0.13
-            tail = c - d * s * 0.05 - n * shaft * 0.0
-            head = c + d * s * 0.36
-            base = c + d * s * 0.12
-            pts = np.array(
-                [
-                    tail - n * shaft * 0.5 - d * s * 0.28,
-                    base - n * shaft * 0.5,
-                    base - n * shaft * 1.3,
-                    head,
-                    base + n * shaft * 1.3,
-                    base + n * shaft * 0.5,
-                    tail + n * shaft * 0.5 - d * s * 0.28,
-                ]
-            )
-            pts = pts - n * sign * s * 0.12
+        # two fat arrows side by side, one pointing up and one down, each with its tail bent towards the other,
+        # as on the deck (the whole symbol is tilted by the caller); `_straight_reverse` draws the older variant
+        if rng.random() < 0.3:
+            return _straight_reverse(s, rng)
+        shaft = s * rng.uniform(0.11, 0.15)
+        head_w, head_l = shaft * rng.uniform(2.2, 2.7), s * rng.uniform(0.2, 0.26)
+        gap = s * rng.uniform(0.06, 0.12)
+        for sign in (1, -1):  # +1: the right arrow points up; -1: the left arrow points down
+            x = s / 2 + sign * (gap / 2 + shaft / 2 + s * 0.03)
+            tip_y = s / 2 - sign * s * 0.44
+            base_y = tip_y + sign * head_l
+            tail_y = s / 2 + sign * s * 0.3
+            bend_x = x - sign * (shaft + gap + s * 0.06)
+            pts = np.array([
+                [x, tip_y],
+                [x + sign * head_w / 2, base_y],
+                [x + sign * shaft / 2, base_y],
+                [x + sign * shaft / 2, tail_y + sign * shaft / 2],
+                [bend_x, tail_y + sign * shaft / 2],
+                [bend_x, tail_y - sign * shaft / 2],
+                [x - sign * shaft / 2, tail_y - sign * shaft / 2],
+                [x - sign * shaft / 2, base_y],
+                [x - sign * head_w / 2, base_y],
+            ])
             cv2.fillPoly(m, [pts.astype(np.int32)], 255, cv2.LINE_AA)
     elif kind == "draw2":
         cw, ch = int(s * 0.38), int(s * 0.55)
@@ -205,6 +208,24 @@ def _symbol_mask(kind: str, size: int, rng: np.random.Generator) -> np.ndarray:
             cv2.rectangle(m, (x, y), (x + cw, y + ch), 255, -1)
     else:
         raise ValueError(f"unknown symbol kind {kind!r}")
+    return m
+
+
+def _straight_reverse(s: int, rng: np.random.Generator) -> np.ndarray:
+    """The reverse symbol as two straight diagonal arrows (an older print of the deck)."""
+    m = np.zeros((s, s), np.uint8)
+    for sign in (1, -1):
+        c = np.array([s / 2 + sign * s * 0.13, s / 2 + sign * s * 0.13])
+        d = np.array([sign * 0.7071, -sign * 0.7071])
+        n = np.array([d[1], -d[0]])
+        shaft = s * 0.13
+        head = c + d * s * 0.36
+        base = c + d * s * 0.12
+        tail = c - d * s * 0.05
+        pts = np.array([tail - n * shaft * 0.5 - d * s * 0.28, base - n * shaft * 0.5, base - n * shaft * 1.3, head,
+                        base + n * shaft * 1.3, base + n * shaft * 0.5, tail + n * shaft * 0.5 - d * s * 0.28])
+        pts = pts - n * sign * s * 0.12
+        cv2.fillPoly(m, [pts.astype(np.int32)], 255, cv2.LINE_AA)
     return m
 
 
@@ -372,11 +393,18 @@ def render_face(code: str, rng: np.random.Generator, style: str | None = None) -
                 m = np.full((ch, cw), 255, np.uint8)
                 _stamp(img, m, (cx + ox * W, cy + oy * H * 0.9), shades[cols[i]], shades["black"], 2, angle=tilt)
         elif value == "draw2":
-            cw, ch = int(W * rng.uniform(0.2, 0.25)), int(H * rng.uniform(0.22, 0.27))
-            tilt = rng.uniform(-30, -12)
-            for ox, oy in ((-0.07, 0.06), (0.07, -0.06)):
+            # two cards, the back one up and to the right; on the deck they lean like italics (a shear), on some
+            # prints they are turned instead
+            cw, ch = int(W * rng.uniform(0.17, 0.25)), int(H * rng.uniform(0.24, 0.34))
+            lean = rng.random() < 0.65
+            tilt = rng.uniform(-12, 0) if lean else rng.uniform(-30, -12)
+            dx, dy = rng.uniform(0.05, 0.09), rng.uniform(0.04, 0.08)
+            for ox, oy in ((-dx, dy), (dx, -dy)):
                 m = np.full((ch, cw), 255, np.uint8)
-                _stamp(img, m, (cx + ox * W, cy + oy * H), face_col, shades["black"], outline_px, angle=tilt)
+                if lean:
+                    m = _shear(m, rng.uniform(0.3, 0.55))
+                _stamp(img, m, (cx + ox * W, cy + oy * H), face_col, shades["black"], outline_px, angle=tilt,
+                       shadow=shadow)
         elif value in ("skip", "reverse"):
             m = _symbol_mask(value, int(W * rng.uniform(0.5, 0.66)), rng)
             _stamp(img, m, (cx, cy), face_col, shades["black"], outline_px, angle=rng.uniform(-40, 40),
