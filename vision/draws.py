@@ -18,7 +18,9 @@ import numpy as np
 
 from vision.discard import inside_share
 from vision.motion import ForegroundModel, Hand
-from vision.readers import CardReader
+from vision.readers import CardReader, Seen
+
+CARRY_MM = 56.0  # a card's width: how far beyond the fingertips a carried card may reach
 
 
 @dataclass
@@ -39,6 +41,10 @@ class DrawTracker:
         self.discard = model.table.discard
         self.visits: dict[int, Visit] = {}
         self.reach: dict[int, float] = {}
+        # seats whose way to the draw pile crosses the discard pile (it lies nearer them by a card's length)
+        edges = model.edge_points
+        self.crossing = {i for i, e in enumerate(edges)
+                         if np.hypot(*(self.discard.centre - e)) < np.hypot(*(self.zone.centre - e)) - 87.0}
 
     def step(self, image: np.ndarray, t: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -50,8 +56,13 @@ class DrawTracker:
             v = self.visits.get(seat)
             on_pile = self.zone.contains(h.tip)
             if self.discard.contains(h.tip) and v is not None and not v.left:
-                del self.visits[seat]  # passing over the draw pile towards the discard pile
-                continue
+                if seat not in self.crossing or h.reach > v.max_reach - 15:
+                    del self.visits[seat]  # passing over the draw pile on to the discard pile
+                    continue
+                # coming back from the draw pile over the discard pile, which lies between this seat and the
+                # draw pile: the hand is leaving with what it took
+                v.left = True
+                on_pile = False
             if on_pile:
                 if v is None or v.left:
                     if self.model.withdrawing(h, 15.0):
@@ -98,5 +109,20 @@ class DrawTracker:
         seen = self.reader.read(image, region, self.scale, t)
         grown = cv2.dilate(h.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
         pile = self.zone.centre
-        return sum(1 for s in seen if s.code == "back" and inside_share(s, grown) >= 0.5
-                   and float(np.hypot(*(s.centre - pile))) > 30.0)  # not the pile itself
+        seats = self.model.table.seat_zones()
+
+        def carried(s: Seen) -> bool:
+            if s.code != "back" or float(np.hypot(*(s.centre - pile))) <= 30.0:  # not the pile itself
+                return False
+            if inside_share(s, grown) >= 0.5:
+                return True
+            if self.zone.contains(s.centre) or any(z.contains(s.centre) for z in seats):
+                return False  # the pile, or a hand of backs lying at a seat, near the fingers but not carried
+            # cards held at the fingertips stick out beyond the skin: a back whose box comes within a card's
+            # width of the tip is in the hand too
+            x0, y0, x1, y1 = s.box_mm
+            dx = max(x0 - h.tip[0], 0.0, h.tip[0] - x1)
+            dy = max(y0 - h.tip[1], 0.0, h.tip[1] - y1)
+            return float(np.hypot(dx, dy)) <= CARRY_MM
+
+        return sum(1 for s in seen if carried(s))
