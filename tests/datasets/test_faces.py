@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -45,3 +46,28 @@ def test_unknown_code_and_style_are_rejected() -> None:
         render_face("purple-3", np.random.default_rng(0))
     with pytest.raises(ValueError, match="print style"):
         render_face("red-3", np.random.default_rng(0), style="gothic")
+
+
+def test_truetype_faces_are_found_and_used() -> None:
+    """matplotlib's bundled bold faces are there (a dependency), and indices drawn with them are real glyphs."""
+    from datasets.faces import _index_mask, ttf_paths
+
+    paths = ttf_paths()
+    assert len(paths) >= 4, f"bundled TrueType faces missing: {paths}"
+    rng = np.random.default_rng(0)
+    three = _index_mask("3", 60, rng, paths[0], 0.16, 0.1)
+    five = _index_mask("5", 60, rng, paths[0], 0.16, 0.1)
+    assert three.shape[0] >= 55 and five.shape[0] >= 55  # scaled to the asked height
+    a = cv2.resize(three, (40, 60)) > 127
+    b = cv2.resize(five, (40, 60)) > 127
+    assert (a ^ b).mean() > 0.1, "a 3 and a 5 drawn from a TrueType face look the same"
+
+
+def test_deck_one_has_a_flag_and_no_foot() -> None:
+    """The deck's 1: ink at the top left (the flag) and none at the bottom left (no foot)."""
+    from datasets.faces import _deck_one
+
+    m = _deck_one(80, np.random.default_rng(1), 0.16)
+    h, w = m.shape
+    assert m[int(h * 0.15) : int(h * 0.3), : w // 3].max() > 0
+    assert m[int(h * 0.85) :, : w // 3].max() == 0

@@ -19,12 +19,31 @@ needs_models = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def demo_summary() -> dict:
-    out = subprocess.run([*CLI, "run", "--demo", "--headless"], capture_output=True, text=True, timeout=1200)
+def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, list[dict], Path]:
+    log = tmp_path_factory.mktemp("demo") / "demo.jsonl"
+    out = subprocess.run([*CLI, "run", "--demo", "--headless", "--log", str(log)], capture_output=True, text=True,
+                         timeout=1200)
     assert out.returncode == 0, out.stderr[-2000:]
     lines = [json.loads(x) for x in out.stdout.splitlines()]
     assert all("code" in f and "rule" in f and "message" in f for f in lines[:-1])
-    return dict(lines[-1]["summary"])
+    return dict(lines[-1]["summary"]), lines[:-1], log
+
+
+@pytest.fixture(scope="module")
+def demo_summary(demo_run: tuple[dict, list[dict], Path]) -> dict:
+    return demo_run[0]
+
+
+@needs_models
+def test_the_written_log_replays_to_the_flags_printed(demo_run: tuple[dict, list[dict], Path]) -> None:
+    """`--log` writes the events the engine folded; `unotable replay --json` of that file gives the same flags."""
+    summary, printed, log = demo_run
+    assert len(log.read_text().splitlines()) == summary["log_lines"]
+    out = subprocess.run([*CLI, "replay", "--json", str(log)], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode in (0, 1), out.stderr[-2000:]
+    replayed = json.loads(out.stdout)["flags"]
+    assert [(f["code"], f["seat"], f["line"]) for f in replayed] == [(f["code"], f["seat"], f["line"]) for f in printed]
 
 
 @needs_models

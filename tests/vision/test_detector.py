@@ -119,3 +119,57 @@ def test_onnx_and_ultralytics_backends_agree() -> None:
         assert a.cards[0] == b.cards[0]
         assert abs(float(a.confidence[0]) - float(b.confidence[0])) < 0.05
         assert np.abs(a.xyxy[0] - b.xyxy[0]).max() < 6
+
+
+class _Session:
+    """A stand-in onnxruntime session returning one fixed YOLO head output (4 + classes, anchors)."""
+
+    def __init__(self, out: np.ndarray) -> None:
+        self.out = out
+
+    def run(self, _names: object, _feeds: object) -> list[np.ndarray]:
+        return [self.out[None]]
+
+
+class _Classifier:
+    """Counts the boxes it is asked about; always answers class 0 with probability 0.9."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.asked = n, 0
+
+    def probabilities(self, _image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        self.asked += len(boxes)
+        p = np.full((len(boxes), self.n), 0.1 / (self.n - 1), np.float32)
+        p[:, 0] = 0.9
+        return p
+
+
+def _stub_detector(back_skip: float) -> tuple[OnnxDetector, _Classifier]:
+    names = (*ALL_CODES, "back")
+    nc = len(names)
+    out = np.zeros((4 + nc, 3), np.float32)
+    out[:4, 0] = [60, 60, 40, 60]  # a sure back
+    out[4 + nc - 1, 0] = 0.9
+    out[:4, 1] = [200, 60, 40, 60]  # an unsure face: spread over two classes
+    out[4 + 5, 1], out[4 + 6, 1] = 0.4, 0.4
+    out[:4, 2] = [150, 200, 40, 60]  # a weak back: below the skip level
+    out[4 + nc - 1, 2] = 0.45
+    det = OnnxDetector.__new__(OnnxDetector)
+    det.names, det.imgsz, det.input_name = names, 320, "images"
+    det.session = _Session(out)  # type: ignore[assignment]
+    det.conf, det.iou, det.agnostic = 0.25, 0.5, False
+    det.back_id, det.back_skip = nc - 1, back_skip
+    cls = _Classifier(nc)
+    det.classifier = cls  # type: ignore[assignment]
+    return det, cls
+
+
+def test_sure_backs_skip_the_classifier() -> None:
+    """A box YOLO calls a back with a high score keeps 'back' and costs no classifier call; the others are asked."""
+    det, cls = _stub_detector(back_skip=0.6)
+    dets = det.detect(np.zeros((320, 320, 3), np.uint8))
+    assert cls.asked == 2
+    assert sorted(dets.cards) == sorted(["back", ALL_CODES[0], ALL_CODES[0]])
+    det2, cls2 = _stub_detector(back_skip=1.1)  # above 1: every box goes to the classifier
+    det2.detect(np.zeros((320, 320, 3), np.uint8))
+    assert cls2.asked == 3

@@ -102,3 +102,31 @@ def test_annotate_draws_something(run: Any) -> None:
     frame = next(iter(g.frames()))[2]
     out = w.annotate(frame, 1.0)
     assert out.shape == frame.shape and not np.array_equal(out, frame)
+
+
+CROSSING = [
+    {"t": 0.0, "type": "match_start", "ruleset": "mattel", "players": ["A", "B", "C", "D"]},
+    {"t": 0.2, "type": "hand_start", "dealer": 0},
+    {"t": 1.0, "type": "starter", "card": "green-5"},
+    {"t": 2.0, "type": "play", "seat": 1, "cards": ["green-7"]},
+    {"t": 3.0, "type": "play", "seat": 2, "cards": ["green-2"]},
+    {"t": 4.0, "type": "draw", "seat": 3, "count": 2},
+    {"t": 6.0, "type": "play", "seat": 0, "cards": ["green-9"]},
+]
+
+
+def test_a_draw_whose_way_back_crosses_the_discard_pile() -> None:
+    """The seat on the discard pile's side reaches over the discard pile to the draw pile and comes back over it
+    again: that is still a draw (it was lost as 'a pass towards the discard pile' before)."""
+    g = GameRenderer(CROSSING, seed=5, collect=True)
+    infos: dict[int, Any] = {}
+    w = Watcher(g.table, OracleReader(infos, g.fps))
+    assert 3 in w.draws.crossing and 1 not in w.draws.crossing
+    events: list[dict[str, Any]] = []
+    for k, t, frame, info in g.frames():
+        infos[k] = info
+        infos.pop(k - 3, None)
+        events += w.process(Frame(k, t, frame))
+    draws = [e for e in events if e["type"] == "draw"]
+    assert [d["seat"] for d in draws] == [3]
+    assert 1 <= draws[0]["count"] <= 2
