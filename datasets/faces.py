@@ -178,17 +178,18 @@ def _symbol_mask(kind: str, size: int, rng: np.random.Generator) -> np.ndarray:
     elif kind == "reverse":
         # two fat arrows side by side, one pointing up and one down, each with its tail bent towards the other,
         # as on the deck (the whole symbol is tilted by the caller); `_straight_reverse` draws the older variant
-        if rng.random() < 0.3:
+        if rng.random() < 0.45:
             return _straight_reverse(s, rng)
-        shaft = s * rng.uniform(0.11, 0.15)
-        head_w, head_l = shaft * rng.uniform(2.2, 2.7), s * rng.uniform(0.2, 0.26)
-        gap = s * rng.uniform(0.06, 0.12)
+        shaft = s * rng.uniform(0.1, 0.14)
+        head_w, head_l = shaft * rng.uniform(2.2, 2.7), s * rng.uniform(0.18, 0.24)
+        gap = s * rng.uniform(0.1, 0.16)
+        lift = s * rng.uniform(0.06, 0.12)  # the up arrow sits higher than the down arrow: they never close a ring
         for sign in (1, -1):  # +1: the right arrow points up; -1: the left arrow points down
-            x = s / 2 + sign * (gap / 2 + shaft / 2 + s * 0.03)
-            tip_y = s / 2 - sign * s * 0.44
+            x = s / 2 + sign * (gap / 2 + shaft / 2)
+            tip_y = s / 2 - sign * (s * 0.46 - 0) - sign * 0.0
             base_y = tip_y + sign * head_l
-            tail_y = s / 2 + sign * s * 0.3
-            bend_x = x - sign * (shaft + gap + s * 0.06)
+            tail_y = s / 2 + sign * (s * 0.26 - lift)
+            bend_x = x - sign * (shaft / 2 + gap * rng.uniform(0.3, 0.6))
             pts = np.array([
                 [x, tip_y],
                 [x + sign * head_w / 2, base_y],
@@ -395,10 +396,11 @@ def render_face(code: str, rng: np.random.Generator, style: str | None = None) -
         elif value == "draw2":
             # two cards, the back one up and to the right; on the deck they lean like italics (a shear), on some
             # prints they are turned instead
-            cw, ch = int(W * rng.uniform(0.17, 0.25)), int(H * rng.uniform(0.24, 0.34))
+            cw, ch = int(W * rng.uniform(0.2, 0.27)), int(H * rng.uniform(0.27, 0.36))
             lean = rng.random() < 0.65
             tilt = rng.uniform(-12, 0) if lean else rng.uniform(-30, -12)
-            dx, dy = rng.uniform(0.05, 0.09), rng.uniform(0.04, 0.08)
+            # offset by about half a mini card, so that both outlines show, as printed
+            dx, dy = rng.uniform(0.07, 0.12), rng.uniform(0.06, 0.1)
             for ox, oy in ((-dx, dy), (dx, -dy)):
                 m = np.full((ch, cw), 255, np.uint8)
                 if lean:
@@ -407,8 +409,8 @@ def render_face(code: str, rng: np.random.Generator, style: str | None = None) -
                        shadow=shadow)
         elif value in ("skip", "reverse"):
             m = _symbol_mask(value, int(W * rng.uniform(0.5, 0.66)), rng)
-            _stamp(img, m, (cx, cy), face_col, shades["black"], outline_px, angle=rng.uniform(-40, 40),
-                   shadow=shadow)
+            tilt = rng.uniform(-45, 15) if value == "reverse" else rng.uniform(-40, 40)  # reverse leans right
+            _stamp(img, m, (cx, cy), face_col, shades["black"], outline_px, angle=tilt, shadow=shadow)
         else:
             size = int(H * rng.uniform(0.3, 0.38))
             m = _index_mask(value, size, rng, font, bold * 1.15, italic)
