@@ -396,17 +396,21 @@ def render_face(code: str, rng: np.random.Generator, style: str | None = None) -
         elif value == "draw2":
             # two cards, the back one up and to the right; on the deck they lean like italics (a shear), on some
             # prints they are turned instead
-            cw, ch = int(W * rng.uniform(0.2, 0.27)), int(H * rng.uniform(0.27, 0.36))
-            lean = rng.random() < 0.65
-            tilt = rng.uniform(-12, 0) if lean else rng.uniform(-30, -12)
+            cw, ch = int(W * rng.uniform(0.23, 0.3)), int(H * rng.uniform(0.25, 0.32))
+            lean = rng.random() < 0.7
+            tilt = rng.uniform(-10, 0) if lean else rng.uniform(-30, -12)
             # offset by about half a mini card, so that both outlines show, as printed
             dx, dy = rng.uniform(0.07, 0.12), rng.uniform(0.06, 0.1)
-            for ox, oy in ((-dx, dy), (dx, -dy)):
+            k = rng.uniform(0.15, 0.4) if lean else 0.0
+            inset = rng.uniform(0.1, 0.18)  # each mini card is a card: a white margin round its coloured face
+            for ox, oy in ((dx, -dy), (-dx, dy)):  # the back card first, then the front one over it
+                centre_xy = (cx + ox * W, cy + oy * H)
                 m = np.full((ch, cw), 255, np.uint8)
-                if lean:
-                    m = _shear(m, rng.uniform(0.3, 0.55))
-                _stamp(img, m, (cx + ox * W, cy + oy * H), face_col, shades["black"], outline_px, angle=tilt,
-                       shadow=shadow)
+                _stamp(img, _shear(m, k) if lean else m, centre_xy, white, shades["black"], outline_px,
+                       angle=tilt, shadow=shadow)
+                iw, ih = max(2, int(cw * (1 - 2 * inset))), max(2, int(ch - cw * 2 * inset))
+                inner = np.full((ih, iw), 255, np.uint8)
+                _stamp(img, _shear(inner, k) if lean else inner, centre_xy, face_col, None, 0, angle=tilt)
         elif value in ("skip", "reverse"):
             m = _symbol_mask(value, int(W * rng.uniform(0.5, 0.66)), rng)
             tilt = rng.uniform(-45, 15) if value == "reverse" else rng.uniform(-40, 40)  # reverse leans right
