@@ -44,7 +44,7 @@ def test_finds_the_card_in_rendered_closeups(detector: OnnxDetector) -> None:
         scene = render_scene(rng, (code,), kind="closeup")
         dets = detector.detect(scene.image)
         right += bool(len(dets)) and dets.cards[0] in scene.codes
-    assert right >= 16, f"top detection right on only {right}/20 rendered close-ups"
+    assert right >= 18, f"top detection right on only {right}/20 rendered close-ups"
 
 
 @needs_weights
@@ -57,14 +57,14 @@ def test_finds_cards_in_rendered_table_scenes(detector: OnnxDetector) -> None:
         dets = dets[dets.confidence > 0.4]
         total += len(scene.codes)
         found += sum(c in dets.cards for c in scene.codes)
-    assert found >= 0.7 * total, f"found {found} of {total} labelled cards"
+    assert found >= 0.8 * total, f"found {found} of {total} labelled cards"
 
 
 @needs_weights
 @pytest.mark.skipif(not REAL.is_dir(), reason=f"real photos not available at {REAL} (shared data set absent)")
 def test_real_photos_handful(detector: OnnxDetector) -> None:
-    """Every fifth card code, one photo each (11 photos): at least 6 right. The full set measures 59.9% (model
-    card); a chance-level model would get none."""
+    """Every fifth card code, one photo each (11 photos): at least 8 right (9 today). The full set measures 77.2%
+    (model card); a chance-level model would get none."""
     from vision.detector import read_image
 
     picks = ALL_CODES[::5]
@@ -73,7 +73,7 @@ def test_real_photos_handful(detector: OnnxDetector) -> None:
         photo = sorted((REAL / code).glob("*.jpg"))[4]
         dets = detector.detect(read_image(photo)).with_class(*ALL_CODES)
         right += bool(len(dets)) and dets.cards[0] == code
-    assert right >= 6, f"only {right}/{len(picks)} real photos have the right card on top"
+    assert right >= 8, f"only {right}/{len(picks)} real photos have the right card on top"
 
 
 @needs_weights
