@@ -186,7 +186,7 @@ def _symbol_mask(kind: str, size: int, rng: np.random.Generator) -> np.ndarray:
         lift = s * rng.uniform(0.06, 0.12)  # the up arrow sits higher than the down arrow: they never close a ring
         for sign in (1, -1):  # +1: the right arrow points up; -1: the left arrow points down
             x = s / 2 + sign * (gap / 2 + shaft / 2)
-            tip_y = s / 2 - sign * (s * 0.46 - 0) - sign * 0.0
+            tip_y = s / 2 - sign * s * 0.46
             base_y = tip_y + sign * head_l
             tail_y = s / 2 + sign * (s * 0.26 - lift)
             bend_x = x - sign * (shaft / 2 + gap * rng.uniform(0.3, 0.6))

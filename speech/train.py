@@ -75,6 +75,7 @@ def _spec_augment(x: Any, rng: np.random.Generator) -> Any:
 
 
 DEFAULT_ARCH = {"width": 64, "blocks": 5}
+FIRST_ARCH = {"width": 48, "blocks": 4}  # checkpoints saved before the architecture was recorded
 
 
 def train(epochs: int = 24, batch: int = 128, threads: int = 2, lr: float = 3e-3, seed: int = 0,
@@ -158,8 +159,8 @@ def export(checkpoint: Path, onnx_path: Path = MODELS / "kws.onnx") -> Path:
     import torch
 
     state = torch.load(checkpoint, weights_only=False)
-    # checkpoints from before the architecture was recorded are the original 48-wide, 4-block network
-    model = build_model(**state.get("arch", {"width": 48, "blocks": 4}))
+    arch = state.get("arch", FIRST_ARCH)
+    model = build_model(**arch)
     model.load_state_dict(state["model"])
     model.eval()
 
@@ -178,7 +179,7 @@ def export(checkpoint: Path, onnx_path: Path = MODELS / "kws.onnx") -> Path:
                       dynamo=False)
     meta = {"classes": list(CLASSES), "window_frames": WINDOW_FRAMES, "n_mels": NMELS,
             "checkpoint_epoch": int(state["epoch"]),
-            "arch": state.get("arch", {"width": 48, "blocks": 4})}
+            "arch": arch}
     onnx_path.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
     return onnx_path
 

@@ -49,7 +49,7 @@ class HeadlessSink:
         self.lines = 0
 
     def _apply(self, runner: Any, objs: list[dict[str, Any]]) -> None:
-        from tracker.log import LogError, parse_event
+        from tracker.log import LogError, event_to_dict, parse_event
 
         for obj in objs:
             if _needs_new_hand(self.game.state, obj):
@@ -62,8 +62,6 @@ class HeadlessSink:
             self.lines += 1
             self.times[self.lines] = ev.t
             if self.log is not None:
-                from tracker.log import event_to_dict
-
                 self.log.write(json.dumps(event_to_dict(ev), ensure_ascii=False) + "\n")
                 self.log.flush()
             self.game.apply(ev)

@@ -157,8 +157,7 @@ class OnnxDetector:
             assert self.classifier is not None
             # a card back is the one class YOLO learns quickly and surely; a table shows up to ~25 of them in
             # the seats' hands, so sure backs keep YOLO's answer and only the rest pay for the classifier
-            sure_back = (cls == self.back_id) & (top >= self.back_skip) if self.back_id >= 0 else np.zeros(len(cls), bool)
-            ask = ~sure_back
+            ask = ~((cls == self.back_id) & (top >= self.back_skip))  # back_id -1 (no back class) matches none
             if ask.any():
                 probs = self.classifier.probabilities(image, boxes[ask])
                 c2 = probs.argmax(axis=1)

@@ -40,7 +40,6 @@ class DrawTracker:
         self.zone = model.table.draw
         self.discard = model.table.discard
         self.visits: dict[int, Visit] = {}
-        self.reach: dict[int, float] = {}
         # seats whose way to the draw pile crosses the discard pile (it lies nearer them by a card's length)
         edges = model.edge_points
         self.crossing = {i for i, e in enumerate(edges)

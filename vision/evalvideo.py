@@ -23,6 +23,22 @@ def _same_cards(a: list[str], b: list[str]) -> bool:
     return Counter(a) == Counter(b)
 
 
+def _match_by_seat(visual: list[dict[str, Any]], events: list[dict[str, Any]], kind: str, window: float,
+                   right: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+    """Truth and predicted events of `kind`, and how many truth events have a prediction of the same seat within
+    `window` seconds (each used once) for which `right(pred, truth)` holds."""
+    truth = [e for e in visual if e["type"] == kind]
+    pred = [e for e in events if e["type"] == kind]
+    ok, used = 0, set()
+    for d in truth:
+        for i, p in enumerate(pred):
+            if i not in used and p["seat"] == d["seat"] and abs(p["t"] - d["t"]) <= window:
+                used.add(i)
+                ok += int(right(p, d))
+                break
+    return truth, pred, ok
+
+
 def score_game(visual: list[dict[str, Any]], events: list[dict[str, Any]], window: float = 0.5) -> dict[str, Any]:
     truth_plays = [e for e in visual if e["type"] == "play"]
     pred_plays = [e for e in events if e["type"] == "play"]
@@ -52,24 +68,8 @@ def score_game(visual: list[dict[str, Any]], events: list[dict[str, Any]], windo
             seat_ok += int(pp.get("seat") == tp["seat"])
             break
     lat = [1000.0 * (pp["seen_t"] - tp["t"]) for tp, pp in matched if "seen_t" in pp]
-    td = [e for e in visual if e["type"] == "draw"]
-    pd = [e for e in events if e["type"] == "draw"]
-    draw_ok, used_d = 0, set()
-    for d in td:
-        for i, p in enumerate(pd):
-            if i not in used_d and p["seat"] == d["seat"] and abs(p["t"] - d["t"]) <= 1.0:
-                used_d.add(i)
-                draw_ok += int(p["count"] == d["count"])
-                break
-    tr = [e for e in visual if e["type"] == "reveal"]
-    pr = [e for e in events if e["type"] == "reveal"]
-    rev_ok, used_r = 0, set()
-    for r in tr:
-        for i, p in enumerate(pr):
-            if i not in used_r and p["seat"] == r["seat"] and abs(p["t"] - r["t"]) <= 1.5:
-                used_r.add(i)
-                rev_ok += int(_same_cards(p["cards"], r["cards"]))
-                break
+    td, pd, draw_ok = _match_by_seat(visual, events, "draw", 1.0, lambda p, d: p["count"] == d["count"])
+    tr, pr, rev_ok = _match_by_seat(visual, events, "reveal", 1.5, lambda p, r: _same_cards(p["cards"], r["cards"]))
     return {"plays": len(truth_plays), "pred_plays": len(pred_plays), "matched": len(matched),
             "seat_total": seat_total, "seat_ok": seat_ok, "draws": len(td), "pred_draws": len(pd), "draw_ok": draw_ok,
             "reveals": len(tr), "pred_reveals": len(pr), "reveal_ok": rev_ok, "latency_ms": lat,
