@@ -176,9 +176,12 @@ def _symbol_mask(kind: str, size: int, rng: np.random.Generator) -> np.ndarray:
         d = int(r * 0.72)
         cv2.line(m, (s // 2 - d, s // 2 + d), (s // 2 + d, s // 2 - d), 255, lw, cv2.LINE_AA)
     elif kind == "reverse":
-        # two fat arrows side by side, one pointing up and one down, each with its tail bent towards the other,
-        # as on the deck (the whole symbol is tilted by the caller); `_straight_reverse` draws the older variant
-        if rng.random() < 0.45:
+        # three prints: `_curved_reverse` (the current deck), `_straight_reverse` (an older one) and, below, two
+        # fat arrows side by side, each with its tail bent towards the other (the whole symbol is tilted by the caller)
+        pick = rng.random()
+        if pick < 0.55:
+            return _curved_reverse(s, rng)
+        if pick < 0.75:
             return _straight_reverse(s, rng)
         shaft = s * rng.uniform(0.1, 0.14)
         head_w, head_l = shaft * rng.uniform(2.2, 2.7), s * rng.uniform(0.18, 0.24)
@@ -209,6 +212,28 @@ def _symbol_mask(kind: str, size: int, rng: np.random.Generator) -> np.ndarray:
             cv2.rectangle(m, (x, y), (x + cw, y + ch), 255, -1)
     else:
         raise ValueError(f"unknown symbol kind {kind!r}")
+    return m
+
+
+def _curved_reverse(s: int, rng: np.random.Generator) -> np.ndarray:
+    """The reverse symbol of the current deck: two fat arrows, one up and one down, each shaft curving into a short
+    tail that tucks under the other arrow's bend, so the pair reads as an S (the caller tilts it along the oval)."""
+    m = np.zeros((s, s), np.uint8)
+    sw = s * rng.uniform(0.13, 0.18)
+    head_w, head_l = sw * rng.uniform(2.2, 2.8), s * rng.uniform(0.2, 0.27)
+    gap = s * rng.uniform(0.03, 0.06)
+    xr = s / 2 + s * rng.uniform(0.06, 0.12)
+    y_h = (s - sw - gap) / 2  # the up arrow's tail runs just above the centre, the down arrow's just below
+    top = s * 0.03
+    r = float(np.clip(s * rng.uniform(0.12, 0.2), sw * 0.6, max(sw * 0.6, y_h - top - head_l)))
+    tail_x = (s - xr) - sw * rng.uniform(0.3, 1.0)
+    bend = [[xr - r + r * np.cos(a), y_h - r + r * np.sin(a)] for a in np.linspace(0, np.pi / 2, 12)]
+    shaft = np.array([[xr, top + head_l - 2], [xr, y_h - r], *bend, [tail_x, y_h]])
+    head = np.array([[xr, top], [xr + head_w / 2, top + head_l], [xr - head_w / 2, top + head_l]])
+    for pts, tri in ((shaft, head), (s - shaft, s - head)):  # the down arrow is the up arrow turned half round
+        cv2.polylines(m, [np.round(pts * 8).astype(np.int32)], False, 255, max(2, int(round(sw))), cv2.LINE_AA,
+                      shift=3)
+        cv2.fillPoly(m, [np.round(tri * 8).astype(np.int32)], 255, cv2.LINE_AA, shift=3)
     return m
 
 
@@ -396,7 +421,7 @@ def render_face(code: str, rng: np.random.Generator, style: str | None = None) -
         elif value == "draw2":
             # two cards, the back one up and to the right; on the deck they lean like italics (a shear), on some
             # prints they are turned instead
-            cw, ch = int(W * rng.uniform(0.23, 0.3)), int(H * rng.uniform(0.25, 0.32))
+            cw, ch = int(W * rng.uniform(0.22, 0.29)), int(H * rng.uniform(0.28, 0.37))  # tall, as printed
             lean = rng.random() < 0.7
             tilt = rng.uniform(-10, 0) if lean else rng.uniform(-30, -12)
             # offset by about half a mini card, so that both outlines show, as printed
@@ -412,8 +437,10 @@ def render_face(code: str, rng: np.random.Generator, style: str | None = None) -
                 inner = np.full((ih, iw), 255, np.uint8)
                 _stamp(img, _shear(inner, k) if lean else inner, centre_xy, face_col, None, 0, angle=tilt)
         elif value in ("skip", "reverse"):
-            m = _symbol_mask(value, int(W * rng.uniform(0.5, 0.66)), rng)
-            tilt = rng.uniform(-45, 15) if value == "reverse" else rng.uniform(-40, 40)  # reverse leans right
+            # the reverse arrows run along most of the oval's long axis; skip is a smaller sign
+            side = W * (rng.uniform(0.62, 0.82) if value == "reverse" else rng.uniform(0.5, 0.66))
+            m = _symbol_mask(value, int(side), rng)
+            tilt = rng.uniform(-50, 5) if value == "reverse" else rng.uniform(-40, 40)  # reverse leans right
             _stamp(img, m, (cx, cy), face_col, shades["black"], outline_px, angle=tilt, shadow=shadow)
         else:
             size = int(H * rng.uniform(0.3, 0.38))

@@ -37,6 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     c.add_argument("--epochs", type=int, default=8)
     c.add_argument("--copies", type=int, default=1, help="jittered crops per labelled card")
     c.add_argument("--minutes", type=float, default=None, help="stop after the epoch that passes this budget")
+    c.add_argument("--more", action="append", default=[], metavar="PATH[:COPIES]",
+                   help="another data set (e.g. close-ups) with its own crops per card; repeatable")
+    c.add_argument("--init", type=Path, default=None, help="start from this saved state dict (.pth)")
+    c.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one-cycle)")
     c.set_defaults(func=_train_classifier)
 
     d = sub.add_parser("detect", help="find UNO cards in images")
@@ -93,7 +97,7 @@ def _train(args: argparse.Namespace) -> int:
 
 def _train_classifier(args: argparse.Namespace) -> int:
     try:
-        from models.train_classifier import train_classifier
+        from models.train_classifier import parse_more, train_classifier
     except ImportError as exc:
         print(f"train-classifier: needs the train extra (pip install -e '.[train]'): {exc}", file=sys.stderr)
         return 2
@@ -103,8 +107,21 @@ def _train_classifier(args: argparse.Namespace) -> int:
         print(f"train-classifier: {args.data}/images/train not found (make it with `unotable dataset build`)",
               file=sys.stderr)
         return 2
+    try:
+        more = tuple(parse_more(m) for m in args.more)
+    except ValueError as exc:
+        print(f"train-classifier: --more: {exc}", file=sys.stderr)
+        return 2
+    for root, _ in more:
+        if not (root / "images" / "train").is_dir():
+            print(f"train-classifier: {root}/images/train not found (make it with `unotable dataset build`)",
+                  file=sys.stderr)
+            return 2
+    if args.init is not None and not args.init.is_file():
+        print(f"train-classifier: --init {args.init} not found", file=sys.stderr)
+        return 2
     history = train_classifier(args.data, args.out, list(CLASS_NAMES), args.epochs, copies=args.copies,
-                               minutes=args.minutes)
+                               minutes=args.minutes, init=args.init, lr=args.lr, more=more)
     print(json.dumps(history))
     return 0
 

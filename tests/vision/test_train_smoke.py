@@ -26,3 +26,32 @@ def test_one_tiny_epoch_then_onnx(tmp_path: Path) -> None:
     assert det.names == CLASS_NAMES and det.imgsz == 128
     dets = det.detect(np.zeros((120, 160, 3), np.uint8))
     assert (dets.xyxy[:, 2] <= 160).all() and (dets.xyxy[:, 3] <= 120).all()
+
+
+def test_more_spec_parses_path_and_copies() -> None:
+    from models.train_classifier import parse_more
+
+    assert parse_more("data/close:3") == (Path("data/close"), 3)
+    assert parse_more("data/close") == (Path("data/close"), 1)
+    assert parse_more("/mnt/a:b/close") == (Path("/mnt/a:b/close"), 1)  # a colon inside the path is no count
+    with pytest.raises(ValueError, match="at least 1"):
+        parse_more("data/close:0")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs the train extra (torch)")
+def test_one_tiny_classifier_epoch_on_mixed_and_closeup_sets(tmp_path: Path) -> None:
+    """Crops come from both sets (close-ups weighted by their copies), the export loads in onnxruntime."""
+    from models.train_classifier import extract_crops, train_classifier
+    from vision.classifier import OnnxClassifier
+
+    build_dataset(tmp_path / "mixed", 6, seed=5, val_fraction=0.34, workers=1)
+    build_dataset(tmp_path / "close", 6, seed=6, val_fraction=0.34, workers=1, kind="closeup")
+    n_close = len(extract_crops(tmp_path / "close", "train", 0, 1)[1])
+    assert len(extract_crops(tmp_path / "close", "train", 0, 3)[1]) == 3 * n_close
+    out = tmp_path / "cls.onnx"
+    history = train_classifier(tmp_path / "mixed", out, list(CLASS_NAMES), epochs=1, batch=8,
+                               more=((tmp_path / "close", 3),))
+    assert 0.0 <= history["epoch1_val_acc"] <= 1.0
+    cls = OnnxClassifier(out)
+    probs = cls.probabilities(np.full((200, 200, 3), 128, np.uint8), np.array([[20, 20, 120, 170]], np.float32))
+    assert probs.shape == (1, len(CLASS_NAMES)) and abs(float(probs.sum()) - 1.0) < 1e-4
