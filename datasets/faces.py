@@ -425,13 +425,14 @@ def render_face(code: str, rng: np.random.Generator, style: str | None = None) -
             lean = rng.random() < 0.7
             tilt = rng.uniform(-10, 0) if lean else rng.uniform(-30, -12)
             # offset by about half a mini card, so that both outlines show, as printed
-            dx, dy = rng.uniform(0.07, 0.12), rng.uniform(0.06, 0.1)
+            dx, dy = rng.uniform(0.05, 0.12), rng.uniform(0.04, 0.1)
+            mini_outline = max(1, outline_px - int(rng.integers(0, 2)))  # the mini cards' rim is often finer
             k = rng.uniform(0.15, 0.4) if lean else 0.0
             inset = rng.uniform(0.1, 0.18)  # each mini card is a card: a white margin round its coloured face
             for ox, oy in ((dx, -dy), (-dx, dy)):  # the back card first, then the front one over it
                 centre_xy = (cx + ox * W, cy + oy * H)
                 m = np.full((ch, cw), 255, np.uint8)
-                _stamp(img, _shear(m, k) if lean else m, centre_xy, white, shades["black"], outline_px,
+                _stamp(img, _shear(m, k) if lean else m, centre_xy, white, shades["black"], mini_outline,
                        angle=tilt, shadow=shadow)
                 iw, ih = max(2, int(cw * (1 - 2 * inset))), max(2, int(ch - cw * 2 * inset))
                 inner = np.full((ih, iw), 255, np.uint8)

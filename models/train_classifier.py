@@ -151,7 +151,8 @@ def parse_more(spec: str) -> tuple[Path, int]:
 def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int = 8, batch: int = 32,
                      copies: int = 1, seed: int = 0, minutes: float | None = None, threads: int = 1,
                      init: Path | None = None, lr: float = 3e-3,
-                     more: tuple[tuple[Path, int], ...] = (), max_cover: float = MAX_COVER) -> dict[str, float]:
+                     more: tuple[tuple[Path, int], ...] = (), max_cover: float = MAX_COVER,
+                     crop: int = CROP) -> dict[str, float]:
     """Train on `data_root` train crops, report val accuracy, export `out` (.onnx) and `out.json`.
 
     `more`: further data sets with their own copies per card, e.g. close-up scenes (`--kind closeup`) weighted up:
@@ -163,11 +164,11 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    parts = [extract_crops(data_root, "train", seed, copies, max_cover=max_cover)]
-    vals = [extract_crops(data_root, "val", seed + 1, 1, max_cover=max_cover)]
+    parts = [extract_crops(data_root, "train", seed, copies, size=crop, max_cover=max_cover)]
+    vals = [extract_crops(data_root, "val", seed + 1, 1, size=crop, max_cover=max_cover)]
     for k, (root, n) in enumerate(more, start=1):
-        parts.append(extract_crops(root, "train", seed + 10 * k, n, max_cover=max_cover))
-        vals.append(extract_crops(root, "val", seed + 10 * k + 1, 1, max_cover=max_cover))
+        parts.append(extract_crops(root, "train", seed + 10 * k, n, size=crop, max_cover=max_cover))
+        vals.append(extract_crops(root, "val", seed + 10 * k + 1, 1, size=crop, max_cover=max_cover))
     xtr, ytr = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     xva, yva = np.concatenate([p[0] for p in vals]), np.concatenate([p[1] for p in vals])
     print(f"{len(xtr)} training crops, {len(xva)} val crops", flush=True)
@@ -209,7 +210,7 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
         if minutes and time.time() - start > minutes * 60:
             print("time budget reached; stopping", flush=True)
             break
-    export(net, out, names)
+    export(net, out, names, crop)
     return history
 
 
@@ -226,14 +227,15 @@ def evaluate(net, x: np.ndarray, y: np.ndarray) -> float:  # type: ignore[no-unt
     return right / max(1, len(x))
 
 
-def export(net, out: Path, names: list[str]) -> None:  # type: ignore[no-untyped-def]
+def export(net, out: Path, names: list[str], crop: int = CROP) -> None:  # type: ignore[no-untyped-def]
+    """The ONNX model and its JSON (crop side, margin, class names: what the runtime reads)."""
     import torch
 
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 3, CROP, CROP), str(out), input_names=["crops"], output_names=["logits"],
+    torch.onnx.export(net, torch.zeros(1, 3, crop, crop), str(out), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    out.with_suffix(".json").write_text(json.dumps({"crop": CROP, "margin": MARGIN, "names": names}, indent=1) + "\n")
+    out.with_suffix(".json").write_text(json.dumps({"crop": crop, "margin": MARGIN, "names": names}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
@@ -255,7 +257,9 @@ if __name__ == "__main__":
     ap.add_argument("--more", action="append", default=[], metavar="PATH[:COPIES]",
                     help="another data set to draw crops from, with its own copies per card (repeatable)")
     ap.add_argument("--max-cover", type=float, default=MAX_COVER, help="leave out crops covered more than this")
+    ap.add_argument("--crop", type=int, default=CROP, help="crop side in pixels (the net is all-convolutional, so "
+                    "--init weights from another side still load)")
     a = ap.parse_args()
     print(train_classifier(a.data, a.out, list(CLASS_NAMES), a.epochs, copies=a.copies, minutes=a.minutes,
                            init=a.init, lr=a.lr, seed=a.seed, more=tuple(parse_more(m) for m in a.more),
-                           max_cover=a.max_cover))
+                           max_cover=a.max_cover, crop=a.crop))
