@@ -19,8 +19,9 @@ import numpy as np
 from vision.discard import inside_share
 from vision.motion import ForegroundModel, Hand
 from vision.readers import CardReader, Seen
+from vision.tablefile import CARD_H_MM
 
-CARRY_MM = 56.0  # a card's width: how far beyond the fingertips a carried card may reach
+CARRY_MM = 80.0  # how far from the fingertips a carried card may reach: the outer cards of a held fan of four
 
 
 @dataclass
@@ -34,8 +35,26 @@ class Visit:
     last_seen: float = 0.0
 
 
+def settled_count(counts: list[int]) -> int:
+    """The count of a carry from its reads: the largest (fingers hide a card on one frame and show it on the next;
+    boxes doubled over a pair are dropped by `without_merged` before counting)."""
+    return max(counts, default=0)
+
+
+def without_merged(backs: list[Seen]) -> list[Seen]:
+    """Drop a box that holds most of two or more other boxes: the detector's box around a pair of overlapping
+    cards beside its boxes for each (NMS keeps both, their overlap being small against the big box)."""
+    def inside(a: Seen, b: Seen) -> float:  # share of b's area within a
+        ix = max(0.0, min(a.box_mm[2], b.box_mm[2]) - max(a.box_mm[0], b.box_mm[0]))
+        iy = max(0.0, min(a.box_mm[3], b.box_mm[3]) - max(a.box_mm[1], b.box_mm[1]))
+        area = max(1e-6, (b.box_mm[2] - b.box_mm[0]) * (b.box_mm[3] - b.box_mm[1]))
+        return ix * iy / area
+
+    return [a for a in backs if sum(1 for b in backs if b is not a and inside(a, b) >= 0.6) < 2]
+
+
 class DrawTracker:
-    def __init__(self, model: ForegroundModel, reader: CardReader, scale: float = 1.2, reads: int = 3) -> None:
+    def __init__(self, model: ForegroundModel, reader: CardReader, scale: float = 1.2, reads: int = 5) -> None:
         self.model, self.reader, self.scale, self.reads = model, reader, scale, reads
         self.zone = model.table.draw
         self.discard = model.table.discard
@@ -77,11 +96,11 @@ class DrawTracker:
                 else:
                     continue
             v.frames_out += 1
-            if v.frames_out % 3 == 0 and len(v.counts) < self.reads:
+            if len(v.counts) < self.reads:
                 v.counts.append(self._count(image, h, t))
             if len(v.counts) >= self.reads:
                 del self.visits[seat]
-                n = max(v.counts)
+                n = settled_count(v.counts)
                 if n > 0:
                     agree = sum(1 for c in v.counts if c == n) / len(v.counts)
                     out.append({"t": round(v.t, 3), "type": "draw", "seat": seat, "count": n, "source": "vision",
@@ -93,26 +112,36 @@ class DrawTracker:
             elif t - v.last_seen > 0.5:
                 self.visits.pop(seat)
                 if v.left and v.counts and max(v.counts) > 0:
-                    out.append({"t": round(v.t, 3), "type": "draw", "seat": seat, "count": max(v.counts),
+                    out.append({"t": round(v.t, 3), "type": "draw", "seat": seat, "count": settled_count(v.counts),
                                 "source": "vision", "confidence": 0.5, "seen_t": round(t, 3)})
         return out
 
+    def count_region(self, h: Hand) -> tuple[float, float, float, float]:
+        """The table box (mm) read for the cards a hand carries: around the tip, reaching a card's length and more
+        ahead of it. Fast-moving cards blur into the background model, so the blob (and its tip) often ends at
+        the fingers while the cards stick out beyond them."""
+        forward = h.tip - self.model.edge_points[h.seat]
+        forward = forward / max(float(np.hypot(*forward)), 1e-6)
+        side = np.array([-forward[1], forward[0]])
+        corners = [h.tip + forward * a + side * b for a in (-70.0, CARD_H_MM + 60.0) for b in (-120.0, 120.0)]
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        return (max(0.0, min(xs)), max(0.0, min(ys)), min(self.model.table.width, max(xs)),
+                min(self.model.table.height, max(ys)))
+
     def _count(self, image: np.ndarray, h: Hand, t: float) -> int:
-        x0, y0, x1, y1 = h.bbox_mm
-        cx, cy = h.tip
-        region = (max(0.0, min(x0, cx - 110)), max(0.0, min(y0, cy - 110)),
-                  min(self.model.table.width, max(x1, cx + 110)), min(self.model.table.height, max(y1, cy + 110)))
-        # only the part of the hand near its tip: the cards are carried there
-        region = (max(region[0], cx - 140), max(region[1], cy - 140), min(region[2], cx + 140),
-                  min(region[3], cy + 140))
-        seen = self.reader.read(image, region, self.scale, t)
+        seen = self.reader.read(image, self.count_region(h), self.scale, t)
         grown = cv2.dilate(h.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
         pile = self.zone.centre
         seats = self.model.table.seat_zones()
+        forward = h.tip - self.model.edge_points[h.seat]
+        forward = forward / max(float(np.hypot(*forward)), 1e-6)
+        own = next((z for z in seats if z.seat == h.seat), None)
 
         def carried(s: Seen) -> bool:
             if s.code != "back" or float(np.hypot(*(s.centre - pile))) <= 30.0:  # not the pile itself
                 return False
+            if own is not None and own.contains(s.centre) and float(np.dot(s.centre - h.tip, forward)) < -CARD_H_MM:
+                return False  # in its own zone under the wrist, not at the fingers: the seat's fan the arm covers
             if inside_share(s, grown) >= 0.5:
                 return True
             if self.zone.contains(s.centre) or any(z.contains(s.centre) for z in seats):
@@ -124,4 +153,4 @@ class DrawTracker:
             dy = max(y0 - h.tip[1], 0.0, h.tip[1] - y1)
             return float(np.hypot(dx, dy)) <= CARRY_MM
 
-        return sum(1 for s in seen if carried(s))
+        return len(without_merged([s for s in seen if carried(s)]))

@@ -1,0 +1,61 @@
+"""The draw tracker's counting helpers: boxes doubled over a pair, the region read ahead of the fingertips, and
+the count settled from several reads."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from vision.draws import DrawTracker, settled_count, without_merged
+from vision.readers import Seen
+from vision.tablefile import CARD_H_MM
+
+
+def _back(x0: float, y0: float, x1: float, y1: float) -> Seen:
+    return Seen("back", (x0, y0, x1, y1), 0.8)
+
+
+def test_a_box_around_two_carried_cards_is_not_a_third_card() -> None:
+    a, b = _back(100, 100, 156, 187), _back(127, 100, 183, 187)  # a fan step of 27 mm: each card boxed
+    merged = _back(98, 98, 185, 189)  # and the detector's box around both
+    assert without_merged([a, b, merged]) == [a, b]
+
+
+def test_overlapping_cards_of_a_fan_all_count() -> None:
+    fan = [_back(100 + 27 * k, 100, 156 + 27 * k, 187) for k in range(4)]
+    assert without_merged(fan) == fan
+    assert without_merged([]) == []
+
+
+def test_the_count_is_the_largest_read() -> None:
+    """Fingers hide a different card on each frame; the most any frame showed is the count."""
+    assert settled_count([1, 2, 2, 1, 0]) == 2
+    assert settled_count([0, 0, 0]) == 0
+    assert settled_count([]) == 0
+
+
+def _tracker(edge: tuple[float, float]) -> Any:
+    model = SimpleNamespace(edge_points=np.array([edge]), table=SimpleNamespace(width=1000.0, height=560.0))
+    tracker = DrawTracker.__new__(DrawTracker)  # only what count_region reads
+    tracker.model = model  # type: ignore[assignment]
+    return tracker
+
+
+def test_the_region_read_reaches_a_card_length_ahead_of_the_fingertips() -> None:
+    """A hand from the right edge carrying cards to the left: the cards stick out up to a card's length beyond
+    the tip the blob gives, so the region must hold them (it once ended 140 mm from the tip on every side)."""
+    tracker = _tracker((1000.0, 280.0))
+    hand = SimpleNamespace(seat=0, tip=np.array([780.0, 250.0]))
+    x0, y0, x1, y1 = tracker.count_region(hand)
+    assert x0 <= 780.0 - CARD_H_MM - 50  # ahead (to the left): a whole card and more
+    assert x1 <= 780.0 + 100  # behind the tip only a little: the wrist, not the seat's own fan
+    assert 0.0 <= y0 < 250.0 - 100 and 250.0 + 100 < y1 <= 560.0
+
+
+def test_the_region_stays_on_the_table() -> None:
+    tracker = _tracker((500.0, 560.0))
+    hand = SimpleNamespace(seat=0, tip=np.array([480.0, 60.0]))  # reaching to the far edge
+    x0, y0, x1, y1 = tracker.count_region(hand)
+    assert x0 >= 0.0 and y0 == 0.0 and x1 <= 1000.0 and y1 <= 560.0 and x0 < x1 and y0 < y1
