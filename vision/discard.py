@@ -83,6 +83,8 @@ class ZoneCandidates:
 
     def step(self, image: np.ndarray, t: float) -> list[tuple[Candidate, tuple[str, ...]]]:
         blob = self._blob_here()
+        if self.current is not None:  # the hold follows the candidate's blob as it is now, never an old outline
+            self.model.release(self.current.mask)
         if blob is None:
             self.current = None
             return []

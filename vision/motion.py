@@ -152,6 +152,11 @@ class ForegroundModel:
         """Keep `mask` in the foreground until `absorb` is called (a candidate being read)."""
         self.hold |= mask
 
+    def release(self, mask: np.ndarray) -> None:
+        """Stop holding `mask` without taking it in (a candidate given up: what stays still is absorbed as usual).
+        A hold never released would keep its pixels, and whatever joins them, in the foreground for good."""
+        self.hold &= ~mask
+
     def absorb(self, mask: np.ndarray) -> None:
         """Take `mask` into the background now (a candidate handled) and stop holding it."""
         assert self.bg is not None and self.low is not None
