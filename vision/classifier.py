@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-CROP = 64
+CROP = 96  # the shipped classifier's side (runtime reads it from card_classifier.json); 64 lost corner indices
 MARGIN = 0.08
 
 
