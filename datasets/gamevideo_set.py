@@ -2,17 +2,35 @@
 
 Why a fixed recipe: `unotable eval-video --games N --seed S` must mean the same games on every machine, so the
 i-th game's ruleset, seat count and seeds follow from (S, i) alone. Videos are cached under `data/gamevideo/` (git-
-ignored) so that evaluating again does not render again.
+ignored) so that evaluating again does not render again. Each cached game carries the stamp of the renderer that
+made it (a hash of the sources that decide its pixels and its truth); a game from another renderer is rendered
+again, so a redrawn card face is never scored on videos of the old faces.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 RULESETS = ("mattel", "falsonal", "chempiunat", "olympic")
 CACHE = Path(__file__).resolve().parents[1] / "data" / "gamevideo"
+_ROOT = Path(__file__).resolve().parents[1]
+RENDER_SOURCES = ("datasets/faces.py", "datasets/backgrounds.py", "datasets/scenes.py", "datasets/gamevideo.py",
+                  "datasets/gamevideo_draw.py", "datasets/gamevideo_plan.py", "tracker/simulate.py")
+"""The files whose code decides a rendered game: the faces, table and hands drawn, and the simulated log."""
+
+
+@lru_cache(maxsize=1)
+def renderer_stamp() -> str:
+    """A short hash of `RENDER_SOURCES`: equal stamps, equal videos for the same spec."""
+    h = hashlib.sha256()
+    for name in RENDER_SOURCES:
+        h.update(name.encode())
+        h.update((_ROOT / name).read_bytes())
+    return h.hexdigest()[:12]
 
 
 @dataclass(frozen=True)
@@ -43,11 +61,15 @@ def ensure_game(spec: GameSpec, folder: Path = CACHE, fps: float = 30.0, progres
 
     folder = Path(folder)
     video = folder / f"{spec.name}_{int(fps)}fps.mp4"
+    meta_path = truth_paths(video)[1]
     if video.exists() and all(p.exists() for p in truth_paths(video)):
-        meta = json.loads(truth_paths(video)[1].read_text())
-        if meta.get("frames"):
+        meta = json.loads(meta_path.read_text())
+        if meta.get("frames") and meta.get("renderer") == renderer_stamp():
             return video
     render_game(simulate(spec), video, seed=spec.seed, fps=fps, progress=progress)
+    meta = json.loads(meta_path.read_text())
+    meta["renderer"] = renderer_stamp()
+    meta_path.write_text(json.dumps(meta, indent=1))
     return video
 
 
