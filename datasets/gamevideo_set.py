@@ -16,8 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 
 RULESETS = ("mattel", "falsonal", "chempiunat", "olympic")
-CACHE = Path(__file__).resolve().parents[1] / "data" / "gamevideo"
 _ROOT = Path(__file__).resolve().parents[1]
+CACHE = _ROOT / "data" / "gamevideo"
 RENDER_SOURCES = ("datasets/faces.py", "datasets/backgrounds.py", "datasets/scenes.py", "datasets/gamevideo.py",
                   "datasets/gamevideo_draw.py", "datasets/gamevideo_plan.py", "tracker/simulate.py")
 """The files whose code decides a rendered game: the faces, table and hands drawn, and the simulated log."""

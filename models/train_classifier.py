@@ -142,7 +142,9 @@ def _augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def parse_more(spec: str) -> tuple[Path, int]:
     """`PATH` or `PATH:COPIES` (an extra data set and its jittered crops per card) as (path, copies)."""
-    path, _, n = spec.rpartition(":") if spec.rpartition(":")[2].isdigit() else (spec, "", "1")
+    path, sep, n = spec.rpartition(":")
+    if not sep or not n.isdigit():  # no count given (a colon inside the path is not one)
+        return Path(spec), 1
     if int(n) < 1:
         raise ValueError(f"copies must be at least 1 in {spec!r}")
     return Path(path), int(n)

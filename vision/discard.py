@@ -133,9 +133,7 @@ class ZoneCandidates:
         for o in self.known:
             if o.code != s.code:
                 continue
-            ix = max(0.0, min(o.box_mm[2], s.box_mm[2]) - max(o.box_mm[0], s.box_mm[0]))
-            iy = max(0.0, min(o.box_mm[3], s.box_mm[3]) - max(o.box_mm[1], s.box_mm[1]))
-            if ix * iy >= 0.8 * s.area:
+            if o.overlap(s) >= 0.8 * s.area:
                 return True
         return False
 

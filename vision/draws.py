@@ -44,13 +44,7 @@ def settled_count(counts: list[int]) -> int:
 def without_merged(backs: list[Seen]) -> list[Seen]:
     """Drop a box that holds most of two or more other boxes: the detector's box around a pair of overlapping
     cards beside its boxes for each (NMS keeps both, their overlap being small against the big box)."""
-    def inside(a: Seen, b: Seen) -> float:  # share of b's area within a
-        ix = max(0.0, min(a.box_mm[2], b.box_mm[2]) - max(a.box_mm[0], b.box_mm[0]))
-        iy = max(0.0, min(a.box_mm[3], b.box_mm[3]) - max(a.box_mm[1], b.box_mm[1]))
-        area = max(1e-6, (b.box_mm[2] - b.box_mm[0]) * (b.box_mm[3] - b.box_mm[1]))
-        return ix * iy / area
-
-    return [a for a in backs if sum(1 for b in backs if b is not a and inside(a, b) >= 0.6) < 2]
+    return [a for a in backs if sum(1 for b in backs if b is not a and a.overlap(b) >= 0.6 * max(b.area, 1e-6)) < 2]
 
 
 class DrawTracker:
@@ -116,12 +110,15 @@ class DrawTracker:
                                 "source": "vision", "confidence": 0.5, "seen_t": round(t, 3)})
         return out
 
-    def count_region(self, h: Hand) -> tuple[float, float, float, float]:
+    def forward(self, h: Hand) -> np.ndarray:
+        """The unit vector from the hand's seat edge to its tip: the way the arm points."""
+        v = h.tip - self.model.edge_points[h.seat]
+        return v / max(float(np.hypot(*v)), 1e-6)
+
+    def count_region(self, h: Hand, forward: np.ndarray) -> tuple[float, float, float, float]:
         """The table box (mm) read for the cards a hand carries: around the tip, reaching a card's length and more
-        ahead of it. Fast-moving cards blur into the background model, so the blob (and its tip) often ends at
-        the fingers while the cards stick out beyond them."""
-        forward = h.tip - self.model.edge_points[h.seat]
-        forward = forward / max(float(np.hypot(*forward)), 1e-6)
+        ahead of it (`forward`, see `forward`). Fast-moving cards blur into the background model, so the blob (and
+        its tip) often ends at the fingers while the cards stick out beyond them."""
         side = np.array([-forward[1], forward[0]])
         corners = [h.tip + forward * a + side * b for a in (-70.0, CARD_H_MM + 60.0) for b in (-120.0, 120.0)]
         xs, ys = [c[0] for c in corners], [c[1] for c in corners]
@@ -129,12 +126,11 @@ class DrawTracker:
                 min(self.model.table.height, max(ys)))
 
     def _count(self, image: np.ndarray, h: Hand, t: float) -> int:
-        seen = self.reader.read(image, self.count_region(h), self.scale, t)
+        forward = self.forward(h)
+        seen = self.reader.read(image, self.count_region(h, forward), self.scale, t)
         grown = cv2.dilate(h.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
         pile = self.zone.centre
         seats = self.model.table.seat_zones()
-        forward = h.tip - self.model.edge_points[h.seat]
-        forward = forward / max(float(np.hypot(*forward)), 1e-6)
         own = next((z for z in seats if z.seat == h.seat), None)
 
         def carried(s: Seen) -> bool:

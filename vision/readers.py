@@ -31,6 +31,12 @@ class Seen:
     def area(self) -> float:
         return max(0.0, self.box_mm[2] - self.box_mm[0]) * max(0.0, self.box_mm[3] - self.box_mm[1])
 
+    def overlap(self, other: Seen) -> float:
+        """The area (mm²) the two boxes share."""
+        ix = max(0.0, min(self.box_mm[2], other.box_mm[2]) - max(self.box_mm[0], other.box_mm[0]))
+        iy = max(0.0, min(self.box_mm[3], other.box_mm[3]) - max(self.box_mm[1], other.box_mm[1]))
+        return ix * iy
+
 
 class CardReader(Protocol):
     calls: int
