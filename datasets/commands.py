@@ -18,6 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     b.add_argument("--val-fraction", type=float, default=0.1,
                    help="share of scenes put in the val split (1.0 = a held-out test set)")
     b.add_argument("--kind", choices=("table", "closeup"), default=None, help="only this kind of scene")
+    b.add_argument("--min-visible", type=float, default=None,
+                   help="label cards showing at least this share of their face (default 0.3)")
     b.add_argument("--workers", type=int, default=None, help="worker processes (default: up to 2)")
     b.set_defaults(func=_build)
 
@@ -25,12 +27,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _build(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from datasets.export import build_dataset
+    from datasets.export import LABEL_MIN_VISIBLE, build_dataset
 
     try:
         yaml_path = build_dataset(
             args.out, args.images, args.seed, args.val_fraction, args.workers, args.kind,
             progress=lambda it, total: tqdm(it, total=total, desc="rendering scenes", unit="img"),
+            min_visible=LABEL_MIN_VISIBLE if args.min_visible is None else args.min_visible,
         )
     except (ValueError, OSError) as exc:
         print(f"dataset build: {exc}", file=sys.stderr)

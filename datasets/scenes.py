@@ -32,6 +32,8 @@ class Scene:
     codes: list[str] = field(default_factory=list)
     boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
     kind: str = ""
+    visible: list[float] = field(default_factory=list)
+    """`visible[i]`: the share of card i's face that shows (hands and other cards hide the rest)."""
 
 
 class _Canvas:
@@ -261,10 +263,11 @@ def _photo_faults(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def render_scene(rng: np.random.Generator, codes: tuple[str, ...], kind: str | None = None,
-                 size: tuple[int, int] | None = None) -> Scene:
+                 size: tuple[int, int] | None = None, min_visible: float = MIN_VISIBLE) -> Scene:
     """Render one labelled scene. `kind` is "table", "closeup" or None (random, about half each).
 
-    `codes` are the face codes to draw from (the card back is added by the scene itself).
+    `codes` are the face codes to draw from (the card back is added by the scene itself). Cards showing less than
+    `min_visible` of their face get no label (the analysis of a detector's misses renders with 0 to see them all).
     """
     if kind is None:
         kind = "table" if rng.random() < 0.5 else "closeup"
@@ -292,9 +295,10 @@ def render_scene(rng: np.random.Generator, codes: tuple[str, ...], kind: str | N
             continue
         quad = cv2.perspectiveTransform(cv.quads[k - 1][None].astype(np.float64), hom)[0]
         full = cv2.contourArea(quad.astype(np.float32))
-        if full <= 0 or counts[k] / full < MIN_VISIBLE:
+        if full <= 0 or counts[k] / full < min_visible:
             continue
         ys, xs = np.nonzero(owner == k)
         scene.codes.append(code)
         scene.boxes.append((float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)))
+        scene.visible.append(float(min(1.0, counts[k] / full)))
     return scene

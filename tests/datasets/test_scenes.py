@@ -66,3 +66,25 @@ def test_cli_build_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert (tmp_path / "d" / "data.yaml").exists()
     assert main(["dataset", "build", "--out", str(tmp_path / "e"), "--images", "0"]) == 2
     assert "--images must be at least 1" in capsys.readouterr().err
+
+
+def test_visibility_files_list_every_card_and_labels_keep_the_visible_ones(tmp_path: Path) -> None:
+    from datasets.export import LABEL_MIN_VISIBLE
+
+    build_dataset(tmp_path / "d", 4, seed=7, val_fraction=0.0, workers=1, kind="table")
+    hidden = 0
+    for vis_file in sorted((tmp_path / "d" / "visibility" / "train").glob("*.txt")):
+        rows = [line.split() for line in vis_file.read_text().splitlines()]
+        labels = (tmp_path / "d" / "labels" / "train" / vis_file.name).read_text().splitlines()
+        kept = [" ".join(r[:5]) for r in rows if float(r[5]) >= LABEL_MIN_VISIBLE]
+        assert labels == kept  # the label file is the visibility file's rows above the threshold, in order
+        assert all(0.0 < float(r[5]) <= 1.0 for r in rows)
+        hidden += sum(float(r[5]) < LABEL_MIN_VISIBLE for r in rows)
+    assert hidden > 0  # table scenes do hide cards under others
+
+
+def test_render_scene_reports_visibility() -> None:
+    scene = render_scene(np.random.default_rng(4), ALL_CODES, kind="table", min_visible=0.0)
+    assert len(scene.visible) == len(scene.codes) == len(scene.boxes)
+    clear = render_scene(np.random.default_rng(4), ALL_CODES, kind="table", min_visible=0.9)
+    assert sorted(clear.codes) == sorted(c for c, v in zip(scene.codes, scene.visible, strict=True) if v >= 0.9)
