@@ -5,6 +5,8 @@ pipeline said `seat: null`, which the engine then infers), seat accuracy over th
 draws (seat, time within 1 s, count), reveals (seat, time within 1.5 s, exactly the same cards), latency (the
 frame time the play was decided minus the moment the card came to rest), and the flag check: the pipeline's
 visual events merged with the true non-visual events (speech, referee) replay to the same flags as the true log.
+The colour a player names for a Wild is speech, not something a camera sees: where the true log carries it inside
+the `play` (or `starter`) event, the merge passes it on as the `color` event the microphone would have given.
 """
 
 from __future__ import annotations
@@ -80,6 +82,8 @@ def merge_with_truth(truth_log: list[dict[str, Any]], events: list[dict[str, Any
     """The true non-visual events (match/hand start, speech, referee) with the pipeline's visual events, in time
     order (a tie keeps the visual event first: a colour is named after its Wild lands)."""
     keep = [(float(e["t"]), 1, i, e) for i, e in enumerate(truth_log) if e["type"] not in VISUAL_TYPES]
+    keep += [(float(e["t"]), 1, i, {"t": e["t"], "type": "color", "seat": e.get("seat"), "color": e["color"]})
+             for i, e in enumerate(truth_log) if e["type"] in ("play", "starter") and e.get("color")]
     vis = [(float(e["t"]), 0, i, {k: v for k, v in e.items() if k != "seen_t"}) for i, e in enumerate(events)
            if e["type"] in VISUAL_TYPES]
     merged = sorted(keep + vis, key=lambda x: (x[0], x[1], x[2]))
