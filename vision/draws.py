@@ -22,6 +22,7 @@ from vision.readers import CardReader, Seen
 from vision.tablefile import CARD_H_MM
 
 CARRY_MM = 80.0  # how far from the fingertips a carried card may reach: the outer cards of a held fan of four
+HELD_FAN_MM = 60.0  # a back whose centre lies this near a seat's edge belongs to that seat's held fan
 
 
 @dataclass
@@ -57,6 +58,18 @@ class DrawTracker:
         edges = model.edge_points
         self.crossing = {i for i, e in enumerate(edges)
                          if np.hypot(*(self.discard.centre - e)) < np.hypot(*(self.zone.centre - e)) - 87.0}
+        # each seat zone with its edge point and the unit vector from the edge into the table
+        self.fans = []
+        for z in model.table.seat_zones():
+            e = edges[z.seat]
+            inward = z.centre - e
+            self.fans.append((z, e, inward / max(float(np.hypot(*inward)), 1e-6)))
+
+    def in_held_fan(self, centre: np.ndarray) -> bool:
+        """A card lying along a seat's edge, where that seat's players keep their hands: not a card in transit.
+        (A carry is counted while the hand is on its way back, well out from the edge.)"""
+        return any(z.contains(centre) and float(np.dot(centre - e, inward)) < HELD_FAN_MM
+                   for z, e, inward in self.fans)
 
     def step(self, image: np.ndarray, t: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -135,6 +148,8 @@ class DrawTracker:
 
         def carried(s: Seen) -> bool:
             if s.code != "back" or float(np.hypot(*(s.centre - pile))) <= 30.0:  # not the pile itself
+                return False
+            if self.in_held_fan(s.centre):
                 return False
             if own is not None and own.contains(s.centre) and float(np.dot(s.centre - h.tip, forward)) < -CARD_H_MM:
                 return False  # in its own zone under the wrist, not at the fingers: the seat's fan the arm covers

@@ -115,6 +115,9 @@ class ForegroundModel:
         # absorb what has stood still long enough, except candidates waiting to be read
         self.still = cv2.add(self.still, 1)
         self.still[self.motion] = 0
+        for hnd in self.hands:  # an arm moves as one: the inside of a plain sleeve shows no change from frame to
+            if (hnd.mask & self.motion).any():  # frame while the hand at its end moves, yet it is no background
+                self.still[hnd.mask] = 0
         absorb_b = (self.still >= self.absorb_frames) & ~self.hold
         self.absorbed = absorb_b & self.fg  # changes that came to rest this frame (a fan, a laid hand of cards)
         absorb = absorb_b.astype(np.uint8)
