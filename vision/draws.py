@@ -37,9 +37,12 @@ class Visit:
 
 
 def settled_count(counts: list[int]) -> int:
-    """The count of a carry from its reads: the largest (fingers hide a card on one frame and show it on the next;
-    boxes doubled over a pair are dropped by `without_merged` before counting)."""
-    return max(counts, default=0)
+    """The count of a carry from its reads: the largest count read on at least two frames (fingers hide a card on
+    one frame and show it on the next, so the largest wins over the typical; a box read on one frame only, a
+    glint or a card's corner boxed twice, does not)."""
+    if len(counts) < 2:
+        return max(counts, default=0)
+    return sorted(counts)[-2]
 
 
 def without_merged(backs: list[Seen]) -> list[Seen]:

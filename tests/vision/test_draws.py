@@ -29,10 +29,14 @@ def test_overlapping_cards_of_a_fan_all_count() -> None:
     assert without_merged([]) == []
 
 
-def test_the_count_is_the_largest_read() -> None:
-    """Fingers hide a different card on each frame; the most any frame showed is the count."""
+def test_the_count_is_the_largest_read_on_two_frames() -> None:
+    """Fingers hide a different card on each frame, so the count is the most the frames showed; but a box seen on
+    one frame only (a card's corner boxed twice) does not add a card."""
     assert settled_count([1, 2, 2, 1, 0]) == 2
+    assert settled_count([4, 3, 4, 3, 3]) == 4
+    assert settled_count([1, 1, 2, 1, 1]) == 1
     assert settled_count([0, 0, 0]) == 0
+    assert settled_count([3]) == 3
     assert settled_count([]) == 0
 
 
