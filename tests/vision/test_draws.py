@@ -63,3 +63,17 @@ def test_the_region_stays_on_the_table() -> None:
     hand = SimpleNamespace(seat=0, tip=np.array([480.0, 60.0]))  # reaching to the far edge
     x0, y0, x1, y1 = tracker.count_region(hand, tracker.forward(hand))
     assert x0 >= 0.0 and y0 == 0.0 and x1 <= 1000.0 and y1 <= 560.0 and x0 < x1 and y0 < y1
+
+
+def test_backs_along_a_seat_edge_are_its_held_fan_not_a_carry() -> None:
+    from vision.motion import ForegroundModel
+    from vision.tablefile import default_table
+
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    tracker = DrawTracker(ForegroundModel(table), reader=None)  # type: ignore[arg-type]
+    for z in table.seat_zones():
+        edge = tracker.model.edge_points[z.seat]
+        inward = (z.centre - edge) / np.hypot(*(z.centre - edge))
+        assert tracker.in_held_fan(edge + inward * 30.0)  # a card lying at the edge: the held fan
+        assert not tracker.in_held_fan(edge + inward * 120.0)  # out on the table: in transit

@@ -50,3 +50,21 @@ def test_a_held_change_stays_until_released_then_is_absorbed() -> None:
     for k in range(12):
         model.update(frame, 1.5 + 0.1 * k)
     assert not model.fg.any()
+
+
+def test_a_plain_sleeve_stays_foreground_while_its_hand_moves() -> None:
+    """An arm from the right edge, its sleeve one flat colour: frame to frame only the hand at its end changes,
+    yet the sleeve must not melt into the table (it once did, leaving the hand a blob cut off from its seat)."""
+    model, empty = _model()
+    model.update(empty, 0.0)
+    for k in range(15):
+        frame = empty.copy()
+        x = 700 - 8 * k  # the hand reaches left a little every frame
+        frame[260:300, x + 40:1000] = (60, 160, 60)  # the sleeve, from the table edge
+        frame[255:305, x:x + 40] = (120, 150, 210)  # the hand
+        model.update(frame, 0.1 * (k + 1))
+    assert len(model.hands) == 1
+    sleeve = np.zeros_like(model.fg)
+    sleeve[int(265 * LOW):int(295 * LOW), int(900 * LOW):int(990 * LOW)] = True
+    assert (model.fg & sleeve).sum() > 0.9 * sleeve.sum()
+    assert model.hands[0].tip[0] < 600  # the hand's tip, joined to its arm
