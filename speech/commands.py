@@ -45,6 +45,7 @@ def register(sub: Any) -> None:
     e = sub.add_parser("eval-speech", help="recall, false alarms/hour, latency and a DET curve on held-out voices")
     e.add_argument("--bank", type=Path, default=None, help="test banks (default data/speech/banks_test.pkl)")
     e.add_argument("--threshold", type=float, default=None)
+    e.add_argument("--model", type=Path, default=None, help="keyword model to score (default models/kws.onnx)")
     e.add_argument("--quick", action="store_true", help="a small subset (a smoke run)")
     e.add_argument("--png", type=Path, default=Path("runs/speech/det.png"))
     e.add_argument("--json", type=Path, default=Path("runs/speech/eval.json"))
@@ -72,7 +73,7 @@ def _listen(args: argparse.Namespace) -> int:
         else:
             from speech.kws import KeywordDetector
 
-            det = KeywordDetector() if args.threshold is None else KeywordDetector(threshold=args.threshold)
+            det = KeywordDetector(threshold=args.threshold)
         with src:
             for ev in det.run(src.chunks()):
                 if args.no_pass and ev["type"] == "pass":
@@ -159,9 +160,9 @@ def _eval(args: argparse.Namespace) -> int:
     try:
         if args.quick:
             r = ev.evaluate(bank, snrs=(10.0,), threshold=args.threshold, limit=120, fa_limit=150,
-                            digits_limit=300, png=args.png)
+                            digits_limit=300, png=args.png, model_path=args.model)
         else:
-            r = ev.evaluate(bank, threshold=args.threshold, png=args.png)
+            r = ev.evaluate(bank, threshold=args.threshold, png=args.png, model_path=args.model)
     except SpeechInputError as exc:
         return _err(str(exc))
     ev.save_report(r, args.json)

@@ -141,11 +141,14 @@ def _recall_table(truth: list[dict[str, Any]], hits: list[bool], key: str) -> di
 
 def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0, 5.0, 0.0),
              threshold: float | None = None, limit: int | None = None, fa_limit: int | None = None,
-             digits_limit: int | None = None, png: Path | None = None) -> dict[str, Any]:
-    """The whole evaluation; returns a JSON-able report (and writes the DET curve to `png`)."""
+             digits_limit: int | None = None, png: Path | None = None,
+             model_path: Path | None = None) -> dict[str, Any]:
+    """The whole evaluation; returns a JSON-able report (and writes the DET curve to `png`).
+
+    `model_path`: a keyword model other than the shipped one (a candidate from a training run)."""
     from tqdm import tqdm
 
-    det = KeywordDetector() if threshold is None else KeywordDetector(threshold=threshold)
+    det = KeywordDetector(model_path, threshold=threshold)
     thr, off = det.threshold, det.end_offset_s
     banks = load_banks(bank_path)
     report: dict[str, Any] = {"threshold": thr, "hop_s": det.hop_frames * 0.01, "snr": {}}

@@ -44,6 +44,20 @@ def load_session(path: Path | None = None) -> Any:
         raise ModelMissingError(f"keyword model {path} could not be loaded: {exc}") from None
 
 
+DEFAULT_THRESHOLD = 0.7
+
+
+def model_threshold(path: Path | None = None) -> float:
+    """The firing threshold the model's card chose (`threshold` in the JSON beside it), else `DEFAULT_THRESHOLD`:
+    each trained model has its own trade-off between recall and false alarms (see its DET curve)."""
+    meta = Path(path or MODEL_PATH).with_suffix(".json")
+    try:
+        value = json.loads(meta.read_text()).get("threshold", DEFAULT_THRESHOLD)
+    except (OSError, ValueError):
+        return DEFAULT_THRESHOLD
+    return float(value) if isinstance(value, (int, float)) and 0.0 < value < 1.0 else DEFAULT_THRESHOLD
+
+
 def event_for(cls: str, t: float, confidence: float, seat: int | None) -> dict[str, Any]:
     """An EVENTS.md event dict for a detected keyword class."""
     ev: dict[str, Any] = {"t": round(t, 3), "type": "uno", "seat": seat, "source": "speech",
@@ -96,14 +110,16 @@ def replay_posteriors(times: np.ndarray, posts: np.ndarray, threshold: float, re
 class KeywordDetector:
     """Feed `AudioChunk`s to `process`; it returns the events that became certain in them.
 
-    threshold: smoothed posterior needed to fire; release: a latched keyword re-arms below this;
+    threshold: smoothed posterior needed to fire (default: the model's own, `model_threshold`); release: a latched keyword re-arms below this;
     hop_s: model stride; smooth: number of hops averaged; end_offset_s: how far before the firing moment the word
     is taken to have ended (the event's `t`), measured on training voices.
     """
 
-    def __init__(self, model_path: Path | None = None, threshold: float = 0.7, release: float = 0.3,
+    def __init__(self, model_path: Path | None = None, threshold: float | None = None, release: float = 0.3,
                  hop_s: float = 0.08, smooth: int = 3, end_offset_s: float = 0.1, session: Any = None) -> None:
         self.session = session or load_session(model_path)
+        if threshold is None:
+            threshold = model_threshold(model_path) if session is None else DEFAULT_THRESHOLD
         self.threshold, self.release, self.smooth = threshold, release, smooth
         self.hop_frames = max(1, int(round(hop_s * RATE / HOP)))
         self.end_offset_s = end_offset_s

@@ -154,8 +154,9 @@ def train(epochs: int = 24, batch: int = 128, threads: int = 2, lr: float = 3e-3
     return out_dir / "best.pt"
 
 
-def export(checkpoint: Path, onnx_path: Path = MODELS / "kws.onnx") -> Path:
-    """Export a checkpoint to ONNX (input `logmel` (batch, 118, 40), output `probs` (batch, 7))."""
+def export(checkpoint: Path, onnx_path: Path = MODELS / "kws.onnx", threshold: float | None = None) -> Path:
+    """Export a checkpoint to ONNX (input `logmel` (batch, 118, 40), output `probs` (batch, 7)); `threshold`, when
+    given, is written to the JSON beside it as the model's firing threshold (`speech.kws.model_threshold`)."""
     import torch
 
     state = torch.load(checkpoint, weights_only=False)
@@ -180,6 +181,8 @@ def export(checkpoint: Path, onnx_path: Path = MODELS / "kws.onnx") -> Path:
     meta = {"classes": list(CLASSES), "window_frames": WINDOW_FRAMES, "n_mels": NMELS,
             "checkpoint_epoch": int(state["epoch"]),
             "arch": arch}
+    if threshold is not None:
+        meta["threshold"] = threshold
     onnx_path.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
     return onnx_path
 

@@ -138,3 +138,17 @@ def test_speech_check_runs() -> None:
     res = subprocess.run([sys.executable, "-m", "unotable.cli", "speech", "check"], capture_output=True, text=True,
                          cwd=REPO, check=False)
     assert "keyword model" in res.stdout and "vosk engine" in res.stdout and "Traceback" not in res.stderr
+
+
+def test_the_firing_threshold_is_the_models_own(tmp_path: Path) -> None:
+    """Each trained model ships the threshold its card chose; a missing or bad value falls back to the default."""
+    from speech.kws import DEFAULT_THRESHOLD, MODEL_PATH, model_threshold
+
+    shipped = json.loads(MODEL_PATH.with_suffix(".json").read_text())
+    assert KeywordDetector().threshold == shipped.get("threshold", DEFAULT_THRESHOLD)
+    assert KeywordDetector(threshold=0.55).threshold == 0.55
+    (tmp_path / "m.json").write_text('{"threshold": 0.9}')
+    assert model_threshold(tmp_path / "m.onnx") == 0.9
+    (tmp_path / "m.json").write_text('{"threshold": 7}')
+    assert model_threshold(tmp_path / "m.onnx") == DEFAULT_THRESHOLD
+    assert model_threshold(tmp_path / "absent.onnx") == DEFAULT_THRESHOLD
