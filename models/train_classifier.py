@@ -39,6 +39,10 @@ def _uncovered(rows: np.ndarray, max_cover: float, grid: int = 128) -> np.ndarra
     return keep
 
 
+MIN_VISIBLE = 0.3
+"""Crops of cards showing at least this share of their face train the classifier: the detector finds cards down
+to 30% visible (`datasets.export.LABEL_MIN_VISIBLE`), and the classifier must name what it finds."""
+
 MAX_COVER = 0.7
 """Crops of cards whose box is more covered than this by later boxes are left out of training. Labelled cards show
 at least half their face (`datasets.scenes.MIN_VISIBLE`) and box overlap overstates cover, so up to 0.7 the crop
@@ -47,21 +51,29 @@ cards 99.6% right but cards 30-70% covered only 80%, and the detector is scored 
 
 
 def extract_crops(root: Path, split: str, seed: int, copies: int = 1, limit: int | None = None,
-                  size: int = CROP, max_cover: float = MAX_COVER) -> tuple[np.ndarray, np.ndarray]:
+                  size: int = CROP, max_cover: float = MAX_COVER,
+                  min_visible: float = MIN_VISIBLE) -> tuple[np.ndarray, np.ndarray]:
     """Crops (N, size, size, 3) and class ids (N,) from the labelled boxes of a YOLO data set split, leaving out
-    cards mostly covered by cards on top of them (see `_uncovered`)."""
+    cards showing less than `min_visible` of their face (from the set's `visibility/` files) or, in sets without
+    them, cards mostly covered by cards on top of them (see `_uncovered`)."""
     rng = np.random.default_rng(seed)
     images = sorted((root / "images" / split).glob("*.jpg"))[:limit]
     xs, ys = [], []
     for path in tqdm(images, desc=f"crops from {split}", unit="img"):
-        lbl = root / "labels" / split / f"{path.stem}.txt"
-        rows = [line.split() for line in lbl.read_text().splitlines() if line.strip()] if lbl.exists() else []
-        if not rows:
+        vis = root / "visibility" / split / f"{path.stem}.txt"
+        if vis.exists():  # the true share of each card that shows: keep what the detector is trained to find
+            rows = [line.split() for line in vis.read_text().splitlines() if line.strip()]
+            a = np.array(rows, np.float32).reshape(-1, 6)
+            a = a[a[:, 5] >= min_visible, :5]
+        else:  # older sets: box overlap with the cards above stands in for it
+            lbl = root / "labels" / split / f"{path.stem}.txt"
+            rows = [line.split() for line in lbl.read_text().splitlines() if line.strip()] if lbl.exists() else []
+            a = np.array(rows, np.float32).reshape(-1, 5)
+            a = a[_uncovered(a, max_cover)] if len(a) else a
+        if not len(a):
             continue
         img = cv2.imread(str(path))
         h, w = img.shape[:2]
-        a = np.array(rows, np.float32)
-        a = a[_uncovered(a, max_cover)]
         if not len(a):
             continue
         for _ in range(copies):
