@@ -4,7 +4,8 @@
 
 simulates a Mattel-rules hand with planted mistakes (illegal cards, plays out of turn, missed UNO calls, wrong
 draws, illegal jump-ins), renders it as an overhead video with ArUco markers (`datasets.gamevideo`), synthesises the
-players' calls ("UNO" and colours, two players in English and two in Russian; the missed calls are simply not said)
+players' calls ("UNO", colours, and "pass" after a draw that ends a turn; two players in English and two in Russian;
+the missed calls are simply not said)
 over table noise (`speech.tabletrack`), and muxes both into `game.mp4`. `demo.json` names the files, the table's
 players and ruleset, and the planted violations that `unotable run --demo --headless` is scored against.
 """
@@ -23,6 +24,7 @@ from typing import Any
 DEMO_DIR = Path(__file__).resolve().parent.parent / "datasets" / "demo"
 MISTAKES = ("illegal_card", "out_of_turn", "missed_uno", "wrong_draw", "illegal_jump_in")
 LANG_OF_SEAT = ("en", "ru", "en", "ru")
+PASS_WORDS = {"en": "pass", "ru": "пас"}
 COLOR_WORDS = {"en": {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue"},
                "ru": {"red": "красный", "yellow": "жёлтый", "green": "зелёный", "blue": "синий"}}
 
@@ -64,7 +66,44 @@ def calls_for(log: list[dict[str, Any]]) -> list[Any]:
             calls.append(Call(d["t"], COLOR_WORDS[lang][d["color"]], seat, lang))
         elif d["type"] == "play" and d.get("color"):
             calls.append(Call(d["t"] + 0.3, COLOR_WORDS[lang][d["color"]], seat, lang))
+        elif d["type"] == "pass":  # a turn ended without a play is said aloud: the camera can't see it
+            calls.append(Call(max(0.0, d["t"] - 0.45), PASS_WORDS[lang], seat, lang))
     return calls
+
+
+def _mux(video_in: Path, wav: Path, video_out: Path, copy_video: bool) -> None:
+    codec = ["-c:v", "copy"] if copy_video else ["-c:v", "libx264", "-preset", "medium", "-crf", "27",
+                                                   "-pix_fmt", "yuv420p"]
+    cmd = ["ffmpeg", "-y", "-loglevel", "error", "-i", str(video_in), "-i", str(wav), "-map", "0:v", "-map", "1:a",
+           *codec, "-c:a", "aac", "-b:a", "64k", "-shortest", str(video_out)]
+    subprocess.run(cmd, check=True)
+
+
+def revoice_demo(out_dir: Path = DEMO_DIR) -> Path:
+    """Synthesise the demo's soundtrack again from its truth log (after a change to what the players say) and mux
+    it under the same video frames, which are copied, not re-encoded."""
+    import soundfile as sf
+
+    from speech.synth import RATE
+    from speech.tabletrack import make_track
+
+    if shutil.which("ffmpeg") is None:
+        raise RuntimeError("ffmpeg (Debian package) is needed to mux the demo's soundtrack")
+    meta = json.loads((out_dir / "demo.json").read_text(encoding="utf-8"))
+    log = [json.loads(x) for x in (out_dir / meta["truth"]).read_text().splitlines() if x.strip()]
+    video = out_dir / meta["video"]
+    calls = calls_for(log)
+    audio, said = make_track(calls, meta["duration_s"], seats=0, noise_db=-20.0, seed=meta["seed"])
+    with tempfile.TemporaryDirectory() as tmp:
+        wav = Path(tmp) / "calls.wav"
+        sf.write(wav, audio, RATE)
+        muxed = Path(tmp) / "game.mp4"
+        _mux(video, wav, muxed, copy_video=True)
+        shutil.copy(muxed, video)
+    meta["calls"] = said
+    meta["players_say_pass"] = any(c.text in PASS_WORDS.values() for c in calls)
+    (out_dir / "demo.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+    return video
 
 
 def make_demo(out_dir: Path = DEMO_DIR, seed: int = 7, max_seconds: float = 150.0) -> Path:
@@ -87,10 +126,7 @@ def make_demo(out_dir: Path = DEMO_DIR, seed: int = 7, max_seconds: float = 150.
         wav = Path(tmp) / "calls.wav"
         sf.write(wav, audio, RATE)
         video = out_dir / "game.mp4"
-        cmd = ["ffmpeg", "-y", "-loglevel", "error", "-i", str(raw), "-i", str(wav), "-map", "0:v", "-map", "1:a",
-               "-c:v", "libx264", "-preset", "medium", "-crf", "27", "-pix_fmt", "yuv420p", "-c:a", "aac",
-               "-b:a", "64k", "-shortest", str(video)]
-        subprocess.run(cmd, check=True)
+        _mux(raw, wav, video, copy_video=False)
         for suffix in (".truth.jsonl", ".table.toml"):
             shutil.copy(Path(tmp, f"game{suffix}"), out_dir / f"game{suffix}")
     start = next(d for d in log if d["type"] == "match_start")
@@ -101,6 +137,7 @@ def make_demo(out_dir: Path = DEMO_DIR, seed: int = 7, max_seconds: float = 150.
         "video": "game.mp4", "table": "game.table.toml", "truth": "game.truth.jsonl", "seed": s,
         "ruleset": start["ruleset"], "players": start["players"], "dealer": hand.get("dealer"),
         "duration_s": round(duration, 2), "calls": said, "planted": planted,
+        "players_say_pass": any(d["type"] == "pass" for d in log),
     }
     (out_dir / "demo.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     return video
@@ -111,8 +148,10 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=DEMO_DIR)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--max-seconds", type=float, default=150.0)
+    ap.add_argument("--revoice", action="store_true",
+                    help="only synthesise the soundtrack again from the existing truth log (video frames kept)")
     args = ap.parse_args()
-    video = make_demo(args.out, args.seed, args.max_seconds)
+    video = revoice_demo(args.out) if args.revoice else make_demo(args.out, args.seed, args.max_seconds)
     print(f"{video} ({video.stat().st_size / 1e6:.1f} MB)")
     return 0
 

@@ -62,7 +62,8 @@ def demo_config(folder: Path = DEMO_DIR) -> tuple[RunConfig, dict[str, Any]]:
         raise RunError(f"the demo recording is missing ({meta_path}); build it with `python -m unotable.demo`")
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     cfg = RunConfig(video=str(folder / meta["video"]), audio="video", table_file=str(folder / meta["table"]),
-                    ruleset=meta["ruleset"], players=list(meta["players"]), dealer=meta.get("dealer"))
+                    ruleset=meta["ruleset"], players=list(meta["players"]), dealer=meta.get("dealer"),
+                    hear_pass=bool(meta.get("players_say_pass", False)))  # the demo's players say "pass"
     return cfg, meta
 
 
@@ -289,7 +290,7 @@ def _config(args: argparse.Namespace) -> tuple[RunConfig, dict[str, Any] | None]
     if args.dealer is not None:
         cfg.dealer = args.dealer
     cfg.weights = args.weights
-    cfg.hear_pass = args.hear_pass
+    cfg.hear_pass = args.hear_pass or cfg.hear_pass
     cfg.speed = max(0.1, args.speed)
     cfg.realtime = not args.headless
     return cfg, meta

@@ -92,3 +92,19 @@ def test_speech_alone_keeps_the_table_working(tmp_path: Path) -> None:
     cfg = RunConfig(video=None, audio=str(tmp_path / "no-such.wav"))
     runner = TableRunner(cfg)
     assert any("no speech" in w for w in runner.stats.warnings)
+
+
+def test_a_pass_is_said_aloud_and_the_demo_listens_for_it() -> None:
+    """A turn that ends in a draw without a play is closed by saying "pass": the camera can't see it, so the demo's
+    players say it (in their language) and `run --demo` logs what the microphone hears."""
+    from unotable.demo import calls_for
+
+    log = [{"t": 1.0, "type": "play", "seat": 0, "cards": ["red-1"]},
+           {"t": 2.0, "type": "draw", "seat": 1, "count": 1},
+           {"t": 3.0, "type": "pass", "seat": 1},
+           {"t": 4.0, "type": "pass", "seat": 2}]
+    said = [(c.text, c.seat) for c in calls_for(log)]
+    assert said == [("пас", 1), ("pass", 2)]
+    cfg, meta = demo_config(DEMO_DIR)
+    assert meta.get("players_say_pass") and cfg.hear_pass
+    assert any(c["text"] in ("pass", "пас") for c in meta["calls"])
