@@ -19,9 +19,10 @@ import numpy as np
 from vision.discard import inside_share
 from vision.motion import ForegroundModel, Hand
 from vision.readers import CardReader, Seen
-from vision.tablefile import CARD_H_MM
+from vision.tablefile import CARD_H_MM, CARD_W_MM
 
 CARRY_MM = 80.0  # how far from the fingertips a carried card may reach: the outer cards of a held fan of four
+MIN_SHOWN = 0.25  # a carried back shows at least this share of a card (the detector learns cards from 30% visible)
 HELD_FAN_MM = 60.0  # a back whose centre lies this near a seat's edge belongs to that seat's held fan
 
 
@@ -147,15 +148,12 @@ class DrawTracker:
         grown = cv2.dilate(h.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
         pile = self.zone.centre
         seats = self.model.table.seat_zones()
-        own = next((z for z in seats if z.seat == h.seat), None)
 
         def carried(s: Seen) -> bool:
             if s.code != "back" or float(np.hypot(*(s.centre - pile))) <= 30.0:  # not the pile itself
                 return False
-            if self.in_held_fan(s.centre):
-                return False
-            if own is not None and own.contains(s.centre) and float(np.dot(s.centre - h.tip, forward)) < -CARD_H_MM:
-                return False  # in its own zone under the wrist, not at the fingers: the seat's fan the arm covers
+            if self.in_held_fan(s.centre) or s.area < MIN_SHOWN * CARD_W_MM * CARD_H_MM:
+                return False  # the seat's own fan, or a sliver: a corner peeping out, never a card of its own
             if inside_share(s, grown) >= 0.5:
                 return True
             if self.zone.contains(s.centre) or any(z.contains(s.centre) for z in seats):
