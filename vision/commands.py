@@ -176,7 +176,7 @@ def _eval(args: argparse.Namespace) -> int:
     if args.synthetic is not None:
         try:
             report["synthetic"] = evaluate_synthetic(detector, args.synthetic, args.limit)
-        except FileNotFoundError as exc:
+        except (FileNotFoundError, ValueError) as exc:  # no such set, or a malformed label file (named)
             print(f"eval-detector: {exc}", file=sys.stderr)
             return 2
         s = report["synthetic"]

@@ -102,3 +102,17 @@ def test_evaluate_synthetic_scores_visible_cards_and_reports_both_figures(tmp_pa
     report = evaluate_synthetic(_FixedDetector(dets), tmp_path)  # type: ignore[arg-type]
     assert report["instances"] == 1 and report["ignored_half_hidden"] == 1
     assert report["map50"] > 0.99 and report["map50_all_labels"] < 0.6  # missing card 1 costs only the 2nd figure
+
+
+def test_a_malformed_visibility_file_is_named(tmp_path: Path) -> None:
+    import cv2
+    import pytest
+
+    for part in ("images", "labels", "visibility"):
+        (tmp_path / part / "val").mkdir(parents=True)
+    cv2.imwrite(str(tmp_path / "images" / "val" / "a.jpg"), np.zeros((50, 50, 3), np.uint8))
+    (tmp_path / "labels" / "val" / "a.txt").write_text("0 0.5 0.5 0.2 0.2\n")
+    (tmp_path / "visibility" / "val" / "a.txt").write_text("0 0.5 0.5 0.2\n")
+    dets = _FixedDetector(None)
+    with pytest.raises(ValueError, match=r"visibility/val/a.txt:1: expected 6 numbers"):
+        evaluate_synthetic(dets, tmp_path)  # type: ignore[arg-type]
