@@ -26,15 +26,21 @@ def _free_port() -> int:
 
 
 def _serve(data: Path, port: int) -> subprocess.Popen[bytes]:
+    """Start `unotable serve` on `port` and wait until *this* process answers: it must list our table (a server
+    left over from another test on a reused port would answer too, and the agent's posts would go astray)."""
     proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--data", str(data), "--threads", "16"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"the server exited with {proc.returncode} (port {port} taken?)")
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1).read()
-            return proc
+            body = urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1).read()
+            if b"hall-1" in body:
+                return proc
         except OSError:
-            time.sleep(0.2)
+            pass
+        time.sleep(0.2)
     proc.kill()
     raise AssertionError("the server did not start")
 
@@ -79,8 +85,14 @@ def test_server_and_agent_killed_mid_game_lose_and_double_nothing(tmp_path: Path
     out = subprocess.run([*CLI, "table", "add", "hall-1", "--data", str(data)], capture_output=True, text=True,
                          check=True)
     token = out.stdout.strip().splitlines()[-1].split()[-1]
-    port = _free_port()
-    server = _serve(data, port)
+    for attempt in range(3):  # a free port can be taken by another process before the server binds it
+        port = _free_port()
+        try:
+            server = _serve(data, port)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
     agent = _agent(port, token, spool)
     third = len(events) // 3
     try:
