@@ -7,8 +7,9 @@ frame. The detector must be good at both, so `render_scene` mixes "table" and "c
 
 Cards are composited in a flat table plane, tracking which card owns each pixel (`owner`), then the whole plane is
 seen through a slightly tilted camera (a homography), and photographic faults are added (light gradient, glare,
-shadows, motion blur, sensor noise, white balance, JPEG). A card is labelled when at least `MIN_VISIBLE` of it is
-visible; its box is the extent of its visible pixels.
+shadows, motion blur, sensor noise, white balance, JPEG). `render_scene` labels a card when at least `min_visible`
+of it shows (default `MIN_VISIBLE`, half), its box the extent of its visible pixels, and reports each card's
+visible share; data set builds label down to `datasets.export.LABEL_MIN_VISIBLE` and record every share.
 """
 
 from __future__ import annotations

@@ -44,9 +44,9 @@ MIN_VISIBLE = 0.3
 to 30% visible (`datasets.export.LABEL_MIN_VISIBLE`), and the classifier must name what it finds."""
 
 MAX_COVER = 0.7
-"""Crops of cards whose box is more covered than this by later boxes are left out of training. Labelled cards show
-at least half their face (`datasets.scenes.MIN_VISIBLE`) and box overlap overstates cover, so up to 0.7 the crop
-still shows the card's own index; measured on 500 held-out scenes, the classifier trained at 0.3 named uncovered
+"""For data sets without `visibility/` files: crops of cards whose box is more covered than this by later boxes are
+left out of training. Those sets label cards showing at least half their face and box overlap overstates cover, so
+up to 0.7 the crop still shows the card's own index; measured on 500 held-out scenes, the classifier trained at 0.3 named uncovered
 cards 99.6% right but cards 30-70% covered only 80%, and the detector is scored on those too."""
 
 
