@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from datasets.faces import BACK
+from datasets.labels import yolo_row
 from datasets.scenes import render_scene
 from tracker.cards import ALL_CODES
 
@@ -46,11 +47,6 @@ class BuildJob:
     min_visible: float = LABEL_MIN_VISIBLE
 
 
-def _yolo_row(cls: int, box: tuple[float, float, float, float], w: int, h: int) -> str:
-    x1, y1, x2, y2 = box
-    return f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
-
-
 def _render_one(job: BuildJob) -> int:
     """Render scene `job.index` and write its JPEG and YOLO label file; returns the number of boxes."""
     rng = np.random.default_rng([job.seed, job.index])
@@ -61,7 +57,7 @@ def _render_one(job: BuildJob) -> int:
     cv2.imwrite(str(root / "images" / job.split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     lines, seen = [], []
     for code, box, vis in zip(scene.codes, scene.boxes, scene.visible, strict=True):
-        row = _yolo_row(CLASS_NAMES.index(code), box, w, h)
+        row = yolo_row(CLASS_NAMES.index(code), box, w, h)
         seen.append(f"{row} {vis:.3f}")
         if vis >= job.min_visible:
             lines.append(row)

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from datasets.labels import read_rows
 from vision.classifier import CROP, MARGIN, square_crops
 
 
@@ -45,9 +46,9 @@ to 30% visible (`datasets.export.LABEL_MIN_VISIBLE`), and the classifier must na
 
 MAX_COVER = 0.7
 """For data sets without `visibility/` files: crops of cards whose box is more covered than this by later boxes are
-left out of training. Those sets label cards showing at least half their face and box overlap overstates cover, so
-up to 0.7 the crop still shows the card's own index; measured on 500 held-out scenes, the classifier trained at 0.3 named uncovered
-cards 99.6% right but cards 30-70% covered only 80%, and the detector is scored on those too."""
+left out of training. Those sets label cards showing at least half their face and box overlap overstates cover,
+so up to 0.7 the crop still shows the card's own index; measured on 500 held-out scenes, the classifier trained at
+0.3 named uncovered cards 99.6% right but cards 30-70% covered only 80%, and the detector is scored on those too."""
 
 
 def extract_crops(root: Path, split: str, seed: int, copies: int = 1, limit: int | None = None,
@@ -62,20 +63,15 @@ def extract_crops(root: Path, split: str, seed: int, copies: int = 1, limit: int
     for path in tqdm(images, desc=f"crops from {split}", unit="img"):
         vis = root / "visibility" / split / f"{path.stem}.txt"
         if vis.exists():  # the true share of each card that shows: keep what the detector is trained to find
-            rows = [line.split() for line in vis.read_text().splitlines() if line.strip()]
-            a = np.array(rows, np.float32).reshape(-1, 6)
+            a = read_rows(vis, 6)
             a = a[a[:, 5] >= min_visible, :5]
         else:  # older sets: box overlap with the cards above stands in for it
-            lbl = root / "labels" / split / f"{path.stem}.txt"
-            rows = [line.split() for line in lbl.read_text().splitlines() if line.strip()] if lbl.exists() else []
-            a = np.array(rows, np.float32).reshape(-1, 5)
-            a = a[_uncovered(a, max_cover)] if len(a) else a
+            a = read_rows(root / "labels" / split / f"{path.stem}.txt", 5)
+            a = a[_uncovered(a, max_cover)]
         if not len(a):
             continue
         img = cv2.imread(str(path))
         h, w = img.shape[:2]
-        if not len(a):
-            continue
         for _ in range(copies):
             cx, cy = a[:, 1] * w, a[:, 2] * h
             bw, bh = a[:, 3] * w, a[:, 4] * h

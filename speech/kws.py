@@ -110,8 +110,8 @@ def replay_posteriors(times: np.ndarray, posts: np.ndarray, threshold: float, re
 class KeywordDetector:
     """Feed `AudioChunk`s to `process`; it returns the events that became certain in them.
 
-    threshold: smoothed posterior needed to fire (default: the model's own, `model_threshold`); release: a latched keyword re-arms below this;
-    hop_s: model stride; smooth: number of hops averaged; end_offset_s: how far before the firing moment the word
+    threshold: smoothed posterior needed to fire (default: the model's own, `model_threshold`); release: a latched
+    keyword re-arms below this; hop_s: model stride; smooth: number of hops averaged; end_offset_s: how far before the firing moment the word
     is taken to have ended (the event's `t`), measured on training voices.
     """
 

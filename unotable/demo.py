@@ -71,17 +71,10 @@ def calls_for(log: list[dict[str, Any]]) -> list[Any]:
     return calls
 
 
-def _mux(video_in: Path, wav: Path, video_out: Path, copy_video: bool) -> None:
-    codec = ["-c:v", "copy"] if copy_video else ["-c:v", "libx264", "-preset", "medium", "-crf", "27",
-                                                   "-pix_fmt", "yuv420p"]
-    cmd = ["ffmpeg", "-y", "-loglevel", "error", "-i", str(video_in), "-i", str(wav), "-map", "0:v", "-map", "1:a",
-           *codec, "-c:a", "aac", "-b:a", "64k", "-shortest", str(video_out)]
-    subprocess.run(cmd, check=True)
-
-
-def revoice_demo(out_dir: Path = DEMO_DIR) -> Path:
-    """Synthesise the demo's soundtrack again from its truth log (after a change to what the players say) and mux
-    it under the same video frames, which are copied, not re-encoded."""
+def _dub(video_in: Path, log: list[dict[str, Any]], duration: float, seed: int, video_out: Path,
+         copy_video: bool) -> list[Any]:
+    """Synthesise what the players say over `log` and mux it under `video_in`'s frames into `video_out` (frames
+    copied, or encoded when they come raw from the renderer); returns the calls as said."""
     import soundfile as sf
 
     from speech.synth import RATE
@@ -89,29 +82,38 @@ def revoice_demo(out_dir: Path = DEMO_DIR) -> Path:
 
     if shutil.which("ffmpeg") is None:
         raise RuntimeError("ffmpeg (Debian package) is needed to mux the demo's soundtrack")
+    audio, said = make_track(calls_for(log), duration, seats=0, noise_db=-20.0, seed=seed)
+    codec = ["-c:v", "copy"] if copy_video else ["-c:v", "libx264", "-preset", "medium", "-crf", "27",
+                                                   "-pix_fmt", "yuv420p"]
+    with tempfile.TemporaryDirectory() as tmp:
+        wav, muxed = Path(tmp) / "calls.wav", Path(tmp) / "game.mp4"
+        sf.write(wav, audio, RATE)
+        cmd = ["ffmpeg", "-y", "-loglevel", "error", "-i", str(video_in), "-i", str(wav), "-map", "0:v",
+               "-map", "1:a", *codec, "-c:a", "aac", "-b:a", "64k", "-shortest", str(muxed)]
+        subprocess.run(cmd, check=True)
+        shutil.copy(muxed, video_out)
+    return list(said)
+
+
+def _says_pass(log: list[dict[str, Any]]) -> bool:
+    """Whether the demo's players say "pass" (`run --demo` then listens for it)."""
+    return any(d["type"] == "pass" for d in log)
+
+
+def revoice_demo(out_dir: Path = DEMO_DIR) -> Path:
+    """Synthesise the demo's soundtrack again from its truth log (after a change to what the players say) and mux
+    it under the same video frames, which are copied, not re-encoded."""
     meta = json.loads((out_dir / "demo.json").read_text(encoding="utf-8"))
     log = [json.loads(x) for x in (out_dir / meta["truth"]).read_text().splitlines() if x.strip()]
     video = out_dir / meta["video"]
-    calls = calls_for(log)
-    audio, said = make_track(calls, meta["duration_s"], seats=0, noise_db=-20.0, seed=meta["seed"])
-    with tempfile.TemporaryDirectory() as tmp:
-        wav = Path(tmp) / "calls.wav"
-        sf.write(wav, audio, RATE)
-        muxed = Path(tmp) / "game.mp4"
-        _mux(video, wav, muxed, copy_video=True)
-        shutil.copy(muxed, video)
-    meta["calls"] = said
-    meta["players_say_pass"] = any(c.text in PASS_WORDS.values() for c in calls)
+    meta["calls"] = _dub(video, log, meta["duration_s"], meta["seed"], video, copy_video=True)
+    meta["players_say_pass"] = _says_pass(log)
     (out_dir / "demo.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     return video
 
 
 def make_demo(out_dir: Path = DEMO_DIR, seed: int = 7, max_seconds: float = 150.0) -> Path:
-    import soundfile as sf
-
     from datasets.gamevideo import render_game
-    from speech.synth import RATE
-    from speech.tabletrack import make_track
 
     if shutil.which("ffmpeg") is None:
         raise RuntimeError("ffmpeg (Debian package) is needed to mux the demo's soundtrack")
@@ -122,11 +124,8 @@ def make_demo(out_dir: Path = DEMO_DIR, seed: int = 7, max_seconds: float = 150.
         truth = render_game(sim.events, raw, seed=s, progress=True)
         log = truth.log
         duration = truth.frames / truth.fps
-        audio, said = make_track(calls_for(log), duration, seats=0, noise_db=-20.0, seed=s)
-        wav = Path(tmp) / "calls.wav"
-        sf.write(wav, audio, RATE)
         video = out_dir / "game.mp4"
-        _mux(raw, wav, video, copy_video=False)
+        said = _dub(raw, log, duration, s, video, copy_video=False)
         for suffix in (".truth.jsonl", ".table.toml"):
             shutil.copy(Path(tmp, f"game{suffix}"), out_dir / f"game{suffix}")
     start = next(d for d in log if d["type"] == "match_start")
@@ -137,7 +136,7 @@ def make_demo(out_dir: Path = DEMO_DIR, seed: int = 7, max_seconds: float = 150.
         "video": "game.mp4", "table": "game.table.toml", "truth": "game.truth.jsonl", "seed": s,
         "ruleset": start["ruleset"], "players": start["players"], "dealer": hand.get("dealer"),
         "duration_s": round(duration, 2), "calls": said, "planted": planted,
-        "players_say_pass": any(d["type"] == "pass" for d in log),
+        "players_say_pass": _says_pass(log),
     }
     (out_dir / "demo.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     return video

@@ -132,10 +132,11 @@ class DrawTracker:
         v = h.tip - self.model.edge_points[h.seat]
         return v / max(float(np.hypot(*v)), 1e-6)
 
-    def count_region(self, h: Hand, forward: np.ndarray) -> tuple[float, float, float, float]:
+    def count_region(self, h: Hand) -> tuple[float, float, float, float]:
         """The table box (mm) read for the cards a hand carries: around the tip, reaching a card's length and more
-        ahead of it (`forward`, see `forward`). Fast-moving cards blur into the background model, so the blob (and
-        its tip) often ends at the fingers while the cards stick out beyond them."""
+        ahead of it (see `forward`). Fast-moving cards blur into the background model, so the blob (and its tip)
+        often ends at the fingers while the cards stick out beyond them."""
+        forward = self.forward(h)
         side = np.array([-forward[1], forward[0]])
         corners = [h.tip + forward * a + side * b for a in (-70.0, CARD_H_MM + 60.0) for b in (-120.0, 120.0)]
         xs, ys = [c[0] for c in corners], [c[1] for c in corners]
@@ -143,8 +144,7 @@ class DrawTracker:
                 min(self.model.table.height, max(ys)))
 
     def _count(self, image: np.ndarray, h: Hand, t: float) -> int:
-        forward = self.forward(h)
-        seen = self.reader.read(image, self.count_region(h, forward), self.scale, t)
+        seen = self.reader.read(image, self.count_region(h), self.scale, t)
         grown = cv2.dilate(h.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
         pile = self.zone.centre
         seats = self.model.table.seat_zones()

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from tqdm import tqdm
 
+from datasets.labels import read_rows
 from vision.detections import box_iou
 from vision.detector import CardDetector, read_image
 
@@ -102,31 +103,13 @@ def ap_per_class(tp: np.ndarray, conf: np.ndarray, pred_cls: np.ndarray, gt_cls:
     return ap, classes
 
 
-def _yolo_rows(path: Path, columns: int) -> np.ndarray:
-    """The rows of a YOLO-style text file as an (N, columns) array; a short or unparsable row names the file."""
-    if not path.exists():
-        return np.zeros((0, columns), np.float32)
-    rows = []
-    for n, line in enumerate(path.read_text().splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = [float(x) for x in line.split()]
-        except ValueError as exc:
-            raise ValueError(f"{path}:{n}: not a label row ({exc})") from exc
-        if len(row) < columns:
-            raise ValueError(f"{path}:{n}: expected {columns} numbers, got {len(row)}")
-        rows.append(row[:columns])
-    return np.array(rows, np.float32).reshape(-1, columns)
-
-
 def _to_pixels(a: np.ndarray, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
     cx, cy, bw, bh = a[:, 1] * w, a[:, 2] * h, a[:, 3] * w, a[:, 4] * h
     return a[:, 0].astype(np.int64), np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)
 
 
 def _yolo_labels(path: Path, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
-    return _to_pixels(_yolo_rows(path, 5), w, h)
+    return _to_pixels(read_rows(path, 5), w, h)
 
 
 class _Truth(NamedTuple):
@@ -145,7 +128,7 @@ def _ground_truth(image: Path, w: int, h: int) -> _Truth:
     vis_path = root / "visibility" / "val" / f"{stem}.txt"
     if not vis_path.exists():
         return _Truth(lab_c, lab_b, np.zeros((0, 4), np.float32), lab_c, lab_b)
-    rows = _yolo_rows(vis_path, 6)
+    rows = read_rows(vis_path, 6)
     scored = rows[:, 5] >= SCORED_MIN_VISIBLE
     gc, gb = _to_pixels(rows[scored], w, h)
     return _Truth(gc, gb, _to_pixels(rows[~scored], w, h)[1], lab_c, lab_b)

@@ -52,7 +52,7 @@ def test_the_region_read_reaches_a_card_length_ahead_of_the_fingertips() -> None
     the tip the blob gives, so the region must hold them (it once ended 140 mm from the tip on every side)."""
     tracker = _tracker((1000.0, 280.0))
     hand = SimpleNamespace(seat=0, tip=np.array([780.0, 250.0]))
-    x0, y0, x1, y1 = tracker.count_region(hand, tracker.forward(hand))
+    x0, y0, x1, y1 = tracker.count_region(hand)
     assert x0 <= 780.0 - CARD_H_MM - 50  # ahead (to the left): a whole card and more
     assert x1 <= 780.0 + 100  # behind the tip only a little: the wrist, not the seat's own fan
     assert 0.0 <= y0 < 250.0 - 100 and 250.0 + 100 < y1 <= 560.0
@@ -61,7 +61,7 @@ def test_the_region_read_reaches_a_card_length_ahead_of_the_fingertips() -> None
 def test_the_region_stays_on_the_table() -> None:
     tracker = _tracker((500.0, 560.0))
     hand = SimpleNamespace(seat=0, tip=np.array([480.0, 60.0]))  # reaching to the far edge
-    x0, y0, x1, y1 = tracker.count_region(hand, tracker.forward(hand))
+    x0, y0, x1, y1 = tracker.count_region(hand)
     assert x0 >= 0.0 and y0 == 0.0 and x1 <= 1000.0 and y1 <= 560.0 and x0 < x1 and y0 < y1
 
 

@@ -86,17 +86,24 @@ class _FixedDetector:
         return self.dets
 
 
-def test_evaluate_synthetic_scores_visible_cards_and_reports_both_figures(tmp_path: Path) -> None:
+def _one_image_set(root: Path, side: int, labels: str, visibility: str) -> Path:
+    """A val split of one black `side` x `side` image with these label and visibility file texts."""
     import cv2
 
+    for part in ("images", "labels", "visibility"):
+        (root / part / "val").mkdir(parents=True)
+    cv2.imwrite(str(root / "images" / "val" / "a.jpg"), np.zeros((side, side, 3), np.uint8))
+    (root / "labels" / "val" / "a.txt").write_text(labels)
+    (root / "visibility" / "val" / "a.txt").write_text(visibility)
+    return root
+
+
+def test_evaluate_synthetic_scores_visible_cards_and_reports_both_figures(tmp_path: Path) -> None:
     from vision.detections import Detections
 
-    for part in ("images", "labels", "visibility"):
-        (tmp_path / part / "val").mkdir(parents=True)
-    cv2.imwrite(str(tmp_path / "images" / "val" / "a.jpg"), np.zeros((100, 100, 3), np.uint8))
     # card 0 fully visible at (10..30), card 1 35% visible at (60..80): labelled (>= 0.3) but not scored
-    (tmp_path / "labels" / "val" / "a.txt").write_text("0 0.2 0.2 0.2 0.2\n1 0.7 0.7 0.2 0.2\n")
-    (tmp_path / "visibility" / "val" / "a.txt").write_text("0 0.2 0.2 0.2 0.2 1.0\n1 0.7 0.7 0.2 0.2 0.35\n")
+    _one_image_set(tmp_path, 100, "0 0.2 0.2 0.2 0.2\n1 0.7 0.7 0.2 0.2\n",
+                   "0 0.2 0.2 0.2 0.2 1.0\n1 0.7 0.7 0.2 0.2 0.35\n")
     dets = Detections(xyxy=np.array([[10, 10, 30, 30]], np.float32), confidence=np.array([0.9], np.float32),
                       class_id=np.array([0]), names=tuple(_FixedDetector.names))
     report = evaluate_synthetic(_FixedDetector(dets), tmp_path)  # type: ignore[arg-type]
@@ -105,14 +112,9 @@ def test_evaluate_synthetic_scores_visible_cards_and_reports_both_figures(tmp_pa
 
 
 def test_a_malformed_visibility_file_is_named(tmp_path: Path) -> None:
-    import cv2
     import pytest
 
-    for part in ("images", "labels", "visibility"):
-        (tmp_path / part / "val").mkdir(parents=True)
-    cv2.imwrite(str(tmp_path / "images" / "val" / "a.jpg"), np.zeros((50, 50, 3), np.uint8))
-    (tmp_path / "labels" / "val" / "a.txt").write_text("0 0.5 0.5 0.2 0.2\n")
-    (tmp_path / "visibility" / "val" / "a.txt").write_text("0 0.5 0.5 0.2\n")
+    _one_image_set(tmp_path, 50, "0 0.5 0.5 0.2 0.2\n", "0 0.5 0.5 0.2\n")
     dets = _FixedDetector(None)
     with pytest.raises(ValueError, match=r"visibility/val/a.txt:1: expected 6 numbers"):
         evaluate_synthetic(dets, tmp_path)  # type: ignore[arg-type]
