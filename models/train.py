@@ -58,11 +58,13 @@ def train(
     resume: bool = False,
     fraction: float = 1.0,
     extra: dict[str, Any] | None = None,
+    device: str = "cpu",
 ) -> Path:
     """Train and return the path of the best weights (`<project>/<name>/weights/best.pt`).
 
     `hours`, when given, makes Ultralytics fit the schedule into that wall-clock time (it overrides `epochs`).
     `resume=True` continues `<project>/<name>/weights/last.pt` after an interruption.
+    `device`: "cpu" (the default here), or a GPU such as "0" where one is lent.
     """
     if not Path(data).exists():
         raise FileNotFoundError(f"data set description {data} does not exist (make one with `unotable dataset build`)")
@@ -80,7 +82,7 @@ def train(
         YOLO(str(last)).train(resume=True)
     else:
         args: dict[str, Any] = dict(
-            data=str(Path(data).resolve()), imgsz=imgsz, epochs=epochs, batch=batch, device="cpu", workers=workers,
+            data=str(Path(data).resolve()), imgsz=imgsz, epochs=epochs, batch=batch, device=device, workers=workers,
             project=str(Path(project).resolve()), name=name, exist_ok=True, amp=False, plots=False, pretrained=False,
             optimizer="AdamW", lr0=0.0015, warmup_epochs=1, cos_lr=False, hsv_h=0.0, hsv_s=0.4, hsv_v=0.35,
             fliplr=0.0, mosaic=0.5, close_mosaic=2, degrees=0.0, scale=0.3, translate=0.1, patience=100,

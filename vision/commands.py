@@ -25,6 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     t.add_argument("--batch", type=int, default=16)
     t.add_argument("--threads", type=int, default=1, help="torch threads (default 1: the machine is shared)")
     t.add_argument("--workers", type=int, default=1, help="data loader worker processes")
+    t.add_argument("--device", default="cpu", help="torch device: cpu (default) or a GPU index such as 0")
+    t.add_argument("--pretrained", type=Path, default=None,
+                   help="continue from these weights (a .pt checkpoint of the same model YAML)")
+    t.add_argument("--lr0", type=float, default=None, help="initial learning rate (default 0.0015)")
     t.add_argument("--fraction", type=float, default=1.0, help="use this share of the training images")
     t.add_argument("--resume", action="store_true", help="continue the interrupted run <project>/<name>")
     t.add_argument("--export", type=Path, default=None,
@@ -41,6 +45,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="another data set (e.g. close-ups) with its own crops per card; repeatable")
     c.add_argument("--init", type=Path, default=None, help="start from this saved state dict (.pth)")
     c.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one-cycle)")
+    c.add_argument("--batch", type=int, default=32)
+    c.add_argument("--width", type=float, default=1.0, help="channel multiplier of the network (default 1)")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--device", default="cpu", help="torch device: cpu (default), cuda, cuda:1")
+    c.add_argument("--workers", type=int, default=1, help="processes cutting the crops")
     c.set_defaults(func=_train_classifier)
 
     d = sub.add_parser("detect", help="find UNO cards in images")
@@ -82,9 +91,17 @@ def _train(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"train: needs the train extra (pip install -e '.[train]'): {exc}", file=sys.stderr)
         return 2
+    extra: dict[str, object] = {}
+    if args.pretrained is not None:
+        if not args.pretrained.is_file():
+            print(f"train: --pretrained {args.pretrained} not found", file=sys.stderr)
+            return 2
+        extra["pretrained"] = str(args.pretrained)  # Ultralytics continues from weights given this way
+    if args.lr0 is not None:
+        extra["lr0"] = args.lr0
     try:
         best = train(args.data, args.project, args.name, args.model, args.imgsz, args.epochs, args.hours,
-                     args.batch, args.threads, args.workers, args.resume, args.fraction)
+                     args.batch, args.threads, args.workers, args.resume, args.fraction, extra, args.device)
     except FileNotFoundError as exc:
         print(f"train: {exc}", file=sys.stderr)
         return 2
@@ -121,7 +138,8 @@ def _train_classifier(args: argparse.Namespace) -> int:
         print(f"train-classifier: --init {args.init} not found", file=sys.stderr)
         return 2
     history = train_classifier(args.data, args.out, list(CLASS_NAMES), args.epochs, copies=args.copies,
-                               minutes=args.minutes, init=args.init, lr=args.lr, more=more)
+                               minutes=args.minutes, init=args.init, lr=args.lr, more=more, batch=args.batch,
+                               seed=args.seed, device=args.device, workers=args.workers, width=args.width)
     print(json.dumps(history))
     return 0
 

@@ -55,3 +55,56 @@ def test_one_tiny_classifier_epoch_on_mixed_and_closeup_sets(tmp_path: Path) -> 
     cls = OnnxClassifier(out)
     probs = cls.probabilities(np.full((200, 200, 3), 128, np.uint8), np.array([[20, 20, 120, 170]], np.float32))
     assert probs.shape == (1, len(CLASS_NAMES)) and abs(float(probs.sum()) - 1.0) < 1e-4
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs the train extra (torch)")
+def test_crops_are_the_same_with_worker_processes_and_a_wider_net_trains(tmp_path: Path) -> None:
+    """Each image's jitter has its own seed, so a pool cuts the same crops as one process; `load_crops` cuts
+    them once for several runs, and `width` widens every layer (the export still loads)."""
+    from models.train_classifier import extract_crops, load_crops, make_net, train_classifier
+    from vision.classifier import OnnxClassifier
+
+    build_dataset(tmp_path / "mixed", 5, seed=7, val_fraction=0.4, workers=1)
+    one = extract_crops(tmp_path / "mixed", "train", 3, 2)
+    pool = extract_crops(tmp_path / "mixed", "train", 3, 2, workers=2)
+    assert len(one[1]) > 0 and np.array_equal(one[0], pool[0]) and np.array_equal(one[1], pool[1])
+    assert not np.array_equal(one[0], extract_crops(tmp_path / "mixed", "train", 4, 2)[0])  # the seed matters
+    narrow = sum(p.numel() for p in make_net(21).parameters())
+    assert sum(p.numel() for p in make_net(21, 1.5).parameters()) > 2 * narrow
+    crops = load_crops(tmp_path / "mixed", seed=3)
+    out = tmp_path / "wide.onnx"
+    history = train_classifier(tmp_path / "unused", out, list(CLASS_NAMES), epochs=1, batch=8, width=1.5,
+                               crops=crops)
+    assert 0.0 <= history["epoch1_val_acc"] <= 1.0
+    probs = OnnxClassifier(out).probabilities(np.full((120, 90, 3), 200, np.uint8),
+                                              np.array([[10, 10, 80, 110]], np.float32))
+    assert probs.shape == (1, len(CLASS_NAMES))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs the train extra (torch)")
+def test_an_ensemble_export_gives_the_mean_of_its_parts_log_probabilities(tmp_path: Path) -> None:
+    """The shipped classifier is two nets in one ONNX graph: its softmax is the normalised geometric mean of the
+    parts' probabilities, and a wrong set of weights is refused by name."""
+    import onnxruntime as ort
+    import torch
+
+    from models.train_classifier import Factorised, export, export_ensemble
+
+    names = list(CLASS_NAMES)
+    torch.manual_seed(0)
+    narrow, wide = Factorised.build(names), Factorised.build(names, 1.5)
+    for net, path in ((narrow, tmp_path / "narrow.pth"), (wide, tmp_path / "wide.pth")):
+        net.eval()
+        torch.save(net.state_dict(), path)
+    out = export_ensemble([str(tmp_path / "narrow.pth"), f"{tmp_path / 'wide.pth'}:1.5"], tmp_path / "ens.onnx",
+                          names)
+    export(narrow, tmp_path / "n.onnx", names)
+    export(wide, tmp_path / "w.onnx", names)
+    x = np.random.default_rng(1).random((3, 3, 96, 96), dtype=np.float32)
+
+    def run(p: Path) -> np.ndarray:
+        return ort.InferenceSession(str(p)).run(None, {"crops": x})[0]
+
+    assert np.allclose(run(out), (run(tmp_path / "n.onnx") + run(tmp_path / "w.onnx")) / 2, atol=1e-4)
+    with pytest.raises(ValueError, match="one weight per part"):
+        export_ensemble([str(tmp_path / "narrow.pth")], tmp_path / "bad.onnx", names, weights=[0.5, 0.5])
