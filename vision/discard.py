@@ -27,6 +27,12 @@ from vision.motion import CARD_AREA_PX, LOW, Blob, ForegroundModel
 from vision.readers import CardReader, Seen
 from vision.tablefile import CARD_H_MM, CARD_W_MM
 
+OWN_CHANGED = 0.5
+"""A lower card of a new reading must show at least this share of change outside the boxes of the cards above it
+(`with_own_change`)."""
+OWN_MIN_PX = 12
+"""Fewer own pixels than this (at the motion raster's scale) and the test can't tell: the card is kept."""
+
 
 @dataclass
 class Candidate:
@@ -49,6 +55,36 @@ def inside_share(s: Seen, mask: np.ndarray) -> float:
     if x0 >= x1 or y0 >= y1:
         return 0.0
     return float(mask[y0:y1, x0:x1].mean())
+
+
+def with_own_change(new: list[Seen], changed: np.ndarray) -> list[Seen]:
+    """Drop a lower card whose own visible part did not change: an old card showing beside the new one.
+
+    The box of an old card that a new card now half covers is mostly change, but only because the new card
+    lies in it; outside the boxes of the cards above it, its pixels are as they were. A card laid with the
+    new one (a pair) shows change there too. The card judged first, the one whose box changed most (the card
+    just laid, whole on top), is never dropped."""
+    if len(new) < 2:
+        return new
+    h, w = changed.shape
+
+    def box(s: Seen) -> np.ndarray:
+        m = np.zeros((h, w), bool)
+        x0, y0, x1, y1 = (np.array(s.box_mm) * LOW).astype(int)
+        m[max(0, y0):max(0, y1 + 1), max(0, x0):max(0, x1 + 1)] = True
+        return m
+
+    boxes = [box(s) for s in new]
+    share = [float(changed[b].mean()) if b.any() else 0.0 for b in boxes]
+    order = sorted(range(len(new)), key=lambda i: (-share[i], -new[i].area))
+    keep = [order[0]]
+    for i in order[1:]:
+        own = boxes[i].copy()
+        for k in keep:
+            own &= ~boxes[k]
+        if own.sum() < OWN_MIN_PX or changed[own].mean() >= OWN_CHANGED:
+            keep.append(i)
+    return [s for i, s in enumerate(new) if i in keep]
 
 
 class ZoneCandidates:
@@ -112,6 +148,7 @@ class ZoneCandidates:
             # cards read before in about the same place are the old pile showing through; if nothing else is
             # there, the same card was laid again on top (a jump-in with an identical card)
             new = [s for s in inside if not self._was_there(s)] or inside
+            new = with_own_change(new, grown)
         # no more cards than the changed area can hold (a pair fanned covers ~1.4 cards)
         if self.cap_by_area:
             n_max = max(1, int(round(blob.area / (0.75 * CARD_AREA_PX))))
