@@ -29,6 +29,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+WORK = Path("/tmp/gpu_round")
+"""Scratch space on the lent machine: the rendered scenes, the YOLO run, the classifier outputs."""
 
 
 def _yolo(data: Path, hours: float, init: str, lr: float, warmup: float, workers: int, device: str) -> None:
@@ -42,7 +44,7 @@ def _yolo(data: Path, hours: float, init: str, lr: float, warmup: float, workers
         from ultralytics.engine.trainer import BaseTrainer
 
         BaseTrainer.read_results_csv = lambda self: {}  # type: ignore[method-assign]
-    mt.train(data, Path("/tmp/gpu_round"), "yolo", str(REPO / "models" / "yolo11-card.yaml"), imgsz=320,
+    mt.train(data, WORK, "yolo", str(REPO / "models" / "yolo11-card.yaml"), imgsz=320,
              hours=hours, batch=64, threads=4, workers=workers, device=device,
              extra=dict(pretrained=init, lr0=lr, warmup_epochs=warmup, close_mosaic=3, cache="ram", amp=False))
 
@@ -83,7 +85,7 @@ def main() -> None:
     from models.train import offline_ultralytics_env
     from models.train_classifier import load_crops, train_classifier
 
-    mixed, close = Path("/tmp/gpu_round/mixed"), Path("/tmp/gpu_round/close")
+    mixed, close = WORK / "mixed", WORK / "close"
     build_dataset(mixed, a.mixed, seed=a.mixed_seed, val_fraction=0.03, workers=a.workers)
     log("rendered", a.mixed, "mixed scenes")
     build_dataset(close, a.close, seed=a.close_seed, val_fraction=0.04, workers=a.workers, kind="closeup")
@@ -96,14 +98,14 @@ def main() -> None:
     yolo = subprocess.Popen(child, stdout=open(a.out / "yolo.log", "w"), stderr=subprocess.STDOUT)
     log(f"YOLO started with {yolo_s:.0f} s")
     offline_ultralytics_env()
-    weights = Path("/tmp/gpu_round/yolo/weights")
+    weights = WORK / "yolo" / "weights"
 
     def hand_back(name: str) -> None:
         from ultralytics.utils.torch_utils import strip_optimizer
 
         src = weights / name
         if src.exists():
-            tmp = Path("/tmp/gpu_round") / f"copy_{name}"
+            tmp = WORK / f"copy_{name}"
             shutil.copy(src, tmp)
             strip_optimizer(str(tmp))  # 3.4 MB instead of ~16: the returned files are size-limited
             shutil.move(str(tmp), a.out / f"yolo_{name}")
@@ -129,11 +131,11 @@ def main() -> None:
         if left < 0.5:
             log("no time left for", name)
             continue
-        hist = train_classifier(mixed, Path(f"/tmp/gpu_round/{name}.onnx"), list(CLASS_NAMES), epochs=int(epochs),
+        hist = train_classifier(mixed, WORK / f"{name}.onnx", list(CLASS_NAMES), epochs=int(epochs),
                                 batch=256, seed=51, minutes=left, init=None if init == "none" else Path(init),
                                 lr=float(lr), crop=96, device="cpu" if a.device == "cpu" else f"cuda:{a.device}", width=float(width), crops=crops)
         log("classifier", name, hist)
-        shutil.copy(f"/tmp/gpu_round/{name}.pth", a.out / f"cls_{name}.pth")
+        shutil.copy(WORK / f"{name}.pth", a.out / f"cls_{name}.pth")
     yolo.wait(timeout=max(1.0, deadline - time.time() + 30))
     log("YOLO exit", yolo.returncode)
     hand_back("last.pt")

@@ -51,10 +51,10 @@ so up to 0.7 the crop still shows the card's own index; measured on 500 held-out
 0.3 named uncovered cards 99.6% right but cards 30-70% covered only 80%, and the detector is scored on those too."""
 
 
-def _image_crops(job: tuple[Path, Path, Path, int, int, int, float, float]) -> tuple[np.ndarray, np.ndarray]:
+def _image_crops(job: tuple[Path, Path, Path, tuple[int, int], int, int, float, float]) -> tuple[np.ndarray, np.ndarray]:
     """Jittered crops and class ids of one image's cards (see `extract_crops`); one job of a worker pool."""
     path, vis, lab, seed, copies, size, max_cover, min_visible = job
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(list(seed))  # (set seed, image index), as `datasets.export` seeds scenes
     if vis.exists():  # the true share of each card that shows: keep what the detector is trained to find
         a = read_rows(vis, 6)
         a = a[a[:, 5] >= min_visible, :5]
@@ -92,7 +92,7 @@ def extract_crops(root: Path, split: str, seed: int, copies: int = 1, limit: int
     crops as one."""
     images = sorted((root / "images" / split).glob("*.jpg"))[:limit]
     jobs = [(path, root / "visibility" / split / f"{path.stem}.txt", root / "labels" / split / f"{path.stem}.txt",
-             seed * 1_000_003 + i, copies, size, max_cover, min_visible) for i, path in enumerate(images)]
+             (seed, i), copies, size, max_cover, min_visible) for i, path in enumerate(images)]
     desc = f"crops from {root.name}/{split}"
     if workers > 1:
         from concurrent.futures import ProcessPoolExecutor
@@ -180,13 +180,22 @@ def _augment(x, gen):  # type: ignore[no-untyped-def]
     return (x.clamp(0, 255).flip(3) / 255.0).permute(0, 3, 1, 2).contiguous()  # BGR -> RGB, NCHW
 
 
+def _path_and_number(spec: str) -> tuple[str, str | None]:
+    """`PATH:NUMBER` split at its last colon, or (`spec`, None) when no number ends it (a colon inside the path,
+    as in `/mnt/a:b/close`, is not one)."""
+    path, sep, n = spec.rpartition(":")
+    if not sep or not n.replace(".", "", 1).isdigit():
+        return spec, None
+    return path, n
+
+
 def parse_more(spec: str) -> tuple[Path, int]:
     """`PATH` or `PATH:COPIES` (an extra data set and its jittered crops per card) as (path, copies)."""
-    path, sep, n = spec.rpartition(":")
-    if not sep or not n.isdigit():  # no count given (a colon inside the path is not one)
+    path, n = _path_and_number(spec)
+    if n is None:
         return Path(spec), 1
-    if int(n) < 1:
-        raise ValueError(f"copies must be at least 1 in {spec!r}")
+    if not n.isdigit() or int(n) < 1:
+        raise ValueError(f"copies must be a whole number, at least 1, in {spec!r}")
     return Path(path), int(n)
 
 
@@ -301,10 +310,8 @@ def load_part(spec: str, names: list[str]):  # type: ignore[no-untyped-def]
     """A trained classifier from `PATH.pth[:WIDTH]` (width 1 when not given)."""
     import torch
 
-    path, sep, width = spec.rpartition(":")
-    if not sep or not width.replace(".", "", 1).isdigit():
-        path, width = spec, "1"
-    net = Factorised.build(names, float(width))
+    path, width = _path_and_number(spec)
+    net = Factorised.build(names, float(width or 1))
     net.load_state_dict(torch.load(path, map_location="cpu"))
     return net
 
@@ -319,10 +326,10 @@ def export_ensemble(parts: list[str], out: Path, names: list[str], crop: int = C
     more close-ups, reads real Reverse cards that the wide one calls 4s; the mean keeps the strengths of both."""
     from torch import nn
 
+    w = weights or [1.0 / len(parts)] * len(parts)
+    if len(w) != len(parts) or abs(sum(w) - 1.0) > 1e-6:
+        raise ValueError(f"need one weight per part, summing to 1 (got {w} for {len(parts)} parts)")
     nets = [load_part(spec, names) for spec in parts]
-    w = weights or [1.0 / len(nets)] * len(nets)
-    if len(w) != len(nets) or abs(sum(w) - 1.0) > 1e-6:
-        raise ValueError(f"need one weight per part, summing to 1 (got {w} for {len(nets)} parts)")
 
     class Ensemble(nn.Module):
         def __init__(self) -> None:

@@ -77,13 +77,13 @@ def with_own_change(new: list[Seen], changed: np.ndarray) -> list[Seen]:
     boxes = [box(s) for s in new]
     share = [float(changed[b].mean()) if b.any() else 0.0 for b in boxes]
     order = sorted(range(len(new)), key=lambda i: (-share[i], -new[i].area))
-    keep = [order[0]]
+    keep = {order[0]}
     for i in order[1:]:
         own = boxes[i].copy()
         for k in keep:
             own &= ~boxes[k]
         if own.sum() < OWN_MIN_PX or changed[own].mean() >= OWN_CHANGED:
-            keep.append(i)
+            keep.add(i)
     return [s for i, s in enumerate(new) if i in keep]
 
 

@@ -159,12 +159,12 @@ def evaluate_synthetic(detector: CardDetector, dataset: Path, limit: int | None 
         h, w = img.shape[:2]
         gt_c, gt_b, ign_b, lab_c, lab_b = _ground_truth(img_path, w, h)
         dets = detector.detect(img)
-        iou = box_iou(dets.xyxy, gt_b) if len(dets) and len(gt_b) else np.zeros((len(dets), len(gt_b)))
-        iou_ign = box_iou(dets.xyxy, ign_b) if len(dets) and len(ign_b) else np.zeros((len(dets), len(ign_b)))
+        iou = box_iou(dets.xyxy, gt_b)  # (P, G), empty when either side is
+        iou_ign = box_iou(dets.xyxy, ign_b)
         correct = match_predictions(dets.class_id, gt_c, iou)
         tps.append(correct)
         igns.append(ignored_predictions(correct, iou, iou_ign))
-        iou_lab = box_iou(dets.xyxy, lab_b) if len(dets) and len(lab_b) else np.zeros((len(dets), len(lab_b)))
+        iou_lab = box_iou(dets.xyxy, lab_b)
         tps_all.append(match_predictions(dets.class_id, lab_c, iou_lab))
         confs.append(dets.confidence)
         pcls.append(dets.class_id)
