@@ -2,7 +2,8 @@
 
 Why our own metric code instead of `ultralytics val`: the figures must describe the runtime path (the ONNX model
 with our letterbox, decode and NMS), and must be computable without torch. The mAP follows the Ultralytics/COCO
-recipe (greedy IoU matching per threshold, 101-point interpolated precision envelope), so it is comparable.
+recipe (greedy IoU matching per threshold, 101-point interpolated precision envelope, integrated as Ultralytics
+does), so it is comparable with `ultralytics val`.
 
 Which cards are scored: where a data set carries `visibility/` files (every visible card with the share of its
 face that shows), the cards showing at least half their face are scored and the others are ignored, as the
@@ -55,7 +56,8 @@ def match_predictions(pred_cls: np.ndarray, gt_cls: np.ndarray, iou: np.ndarray)
 
 
 def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
-    """Area under the precision envelope, sampled at 101 recall points (COCO)."""
+    """Area under the precision envelope, sampled at 101 recall points and integrated by trapezoids, as Ultralytics
+    does: the recall gap above the last hit closes linearly to zero precision (COCO's rule gives that gap nothing)."""
     mrec = np.concatenate(([0.0], recall, [1.0]))
     mpre = np.concatenate(([1.0], precision, [0.0]))
     mpre = np.flip(np.maximum.accumulate(np.flip(mpre)))
