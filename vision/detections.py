@@ -29,14 +29,22 @@ class Detection:
 @dataclass(frozen=True)
 class Detections:
     """N detections: `xyxy` (N, 4) float32 pixels, `class_id` (N,) int, `confidence` (N,) float32,
-    and `names`, the class names that `class_id` indexes (card codes, plus "back")."""
+    and `names`, the class names that `class_id` indexes (card codes, plus "back").
+
+    `presence` (N,) float32 is the chance that the box holds *a* card, whatever its name. A one-stage model gives
+    one score, so it equals `confidence` (the default); the two-stage detector's is the box score before the crop
+    classifier names it. Counting cards (a revealed hand) wants `presence`: a half-hidden card is surely a card
+    even when its name is unsure."""
 
     xyxy: np.ndarray
     class_id: np.ndarray
     confidence: np.ndarray
     names: tuple[str, ...]
+    presence: np.ndarray | None = None
 
     def __post_init__(self) -> None:
+        if self.presence is None:
+            object.__setattr__(self, "presence", np.asarray(self.confidence, np.float32).copy())
         n = len(self.xyxy)
         if self.xyxy.shape != (n, 4):
             raise ValueError(f"xyxy must have shape (N, 4), got {self.xyxy.shape}")
@@ -44,6 +52,9 @@ class Detections:
             raise ValueError(
                 f"class_id and confidence must have shape ({n},), got {self.class_id.shape} and {self.confidence.shape}"
             )
+        assert self.presence is not None
+        if self.presence.shape != (n,):
+            raise ValueError(f"presence must have shape ({n},), got {self.presence.shape}")
         if n and (self.class_id.min() < 0 or self.class_id.max() >= len(self.names)):
             raise ValueError(f"class_id out of range for {len(self.names)} class names")
 
@@ -63,6 +74,7 @@ class Detections:
             np.asarray(self.class_id[index]).reshape(-1),
             np.asarray(self.confidence[index], np.float32).reshape(-1),
             self.names,
+            np.asarray(self.presence[index], np.float32).reshape(-1),  # type: ignore[index]
         )
 
     @property
@@ -106,6 +118,7 @@ class Detections:
             np.concatenate([p.class_id for p in parts]),
             np.concatenate([p.confidence for p in parts]).astype(np.float32),
             parts[0].names,
+            np.concatenate([p.presence for p in parts]).astype(np.float32),  # type: ignore[misc]
         )
 
 

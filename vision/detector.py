@@ -103,10 +103,12 @@ class OnnxDetector:
 
     def __init__(self, model_path: Path = DEFAULT_ONNX, conf: float = 0.25, iou: float = 0.5,
                  agnostic: bool = False, threads: int = 1, classifier: Path | None | bool = None,
-                 back_skip: float = 0.6) -> None:
+                 back_skip: float = 0.6, presence: float | None = None) -> None:
         """`classifier`: a crop-classifier ONNX path, False for YOLO classes only, or None for the file named in
         the detector's JSON (`"classifier"`) when it exists next to the model. `back_skip`: boxes YOLO calls a
-        card back with at least this class score skip the classifier (above 1 classifies every box)."""
+        card back with at least this class score skip the classifier (above 1 classifies every box).
+        `presence`: also keep boxes whose any-card score reaches this, however unsure their name (their
+        `confidence` stays low; `Detections.presence` carries the box score), for readers that count cards."""
         import onnxruntime as ort
 
         from vision.classifier import OnnxClassifier
@@ -131,6 +133,7 @@ class OnnxDetector:
             raise DetectorError(f"cannot load ONNX model {model_path}: {exc}") from exc
         self.input_name = self.session.get_inputs()[0].name
         self.conf, self.iou, self.agnostic = conf, iou, agnostic
+        self.presence = presence
         self.back_id = self.names.index("back") if "back" in self.names else -1
         self.back_skip = float(back_skip)
         if classifier is None and meta.get("classifier"):
@@ -146,8 +149,10 @@ class OnnxDetector:
         blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)  # NCHW float32 RGB
         out = self.session.run(None, {self.input_name: blob})[0][0]
         two_stage = self.classifier is not None
-        boxes, cls, score, top = decode_yolo_top(out, self.conf, self.iou, self.agnostic or two_stage,
+        floor = self.conf if self.presence is None or not two_stage else min(self.conf, self.presence)
+        boxes, cls, score, top = decode_yolo_top(out, floor, self.iou, self.agnostic or two_stage,
                                                  any_class=two_stage)
+        present = score.astype(np.float32)
         if len(boxes):
             boxes = (boxes - np.array([px, py, px, py], np.float32)) / r
             h, w = image.shape[:2]
@@ -167,8 +172,10 @@ class OnnxDetector:
                 score[ask] = score[ask] * probs[np.arange(len(c2)), c2]
             score = score.astype(np.float32)
             keep = score >= self.conf
-            boxes, cls, score = boxes[keep], cls[keep], score[keep]
-        return Detections(boxes, cls, score, self.names).sorted()
+            if self.presence is not None:
+                keep |= present >= self.presence
+            boxes, cls, score, present = boxes[keep], cls[keep], score[keep], present[keep]
+        return Detections(boxes, cls, score.astype(np.float32), self.names, present).sorted()
 
 
 class UltralyticsDetector:
@@ -206,13 +213,14 @@ class UltralyticsDetector:
 
 
 def load_detector(weights: Path | None = None, backend: str = "onnx", conf: float = 0.25, iou: float = 0.5,
-                  agnostic: bool = False, classifier: bool = True) -> CardDetector:
+                  agnostic: bool = False, classifier: bool = True, presence: float | None = None) -> CardDetector:
     """The detector for `backend` ("onnx" or "ultralytics") with the shipped weights unless `weights` is given.
 
-    `classifier=False` keeps the ONNX detector to the YOLO classes (no second stage)."""
+    `classifier=False` keeps the ONNX detector to the YOLO classes (no second stage); `presence`, see
+    `OnnxDetector`."""
     if backend == "onnx":
         return OnnxDetector(weights or DEFAULT_ONNX, conf=conf, iou=iou, agnostic=agnostic,
-                            classifier=None if classifier else False)
+                            classifier=None if classifier else False, presence=presence)
     if backend == "ultralytics":
         return UltralyticsDetector(weights or DEFAULT_PT, conf=conf, iou=iou, agnostic=agnostic)
     raise DetectorError(f"unknown backend {backend!r}; use 'onnx' or 'ultralytics'")

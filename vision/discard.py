@@ -30,6 +30,12 @@ from vision.tablefile import CARD_H_MM, CARD_W_MM
 OWN_CHANGED = 0.5
 """A lower card of a new reading must show at least this share of change outside the boxes of the cards above it
 (`with_own_change`)."""
+PAIR_AREA = 1.33
+"""A change this many cards large, read as one card, holds a second card half hidden under the first: a single
+card laid on the pile changes about one card's area (0.8-1.3 measured, the old top card showing through or
+shadows at the edges), a fanned pair 1.34-1.55."""
+PAIR_PRESENCE = 0.1
+"""The box score at which a pair's lower card is taken (its name is read from a sliver and may be unsure)."""
 OWN_MIN_PX = 12
 """Fewer own pixels than this (at the motion raster's scale) and the test can't tell: the card is kept."""
 
@@ -93,13 +99,15 @@ class ZoneCandidates:
 
     def __init__(self, model: ForegroundModel, zone: str, reader: CardReader, scale: float, settle: int = 1,
                  confirm: int = 2, max_reads: int = 4, faces_only: bool = True, pad: float = 12.0,
-                 cap_by_area: bool = True, withdraw_mm: float = 15.0, whole_zone: bool = False) -> None:
+                 cap_by_area: bool = True, withdraw_mm: float = 15.0, whole_zone: bool = False,
+                 presence: float | None = None) -> None:
         self.model, self.reader = model, reader
         self.zone = model.table.zone(zone)
         self.zone_mask = model.raster.zone_mask(zone)
         self.scale, self.settle, self.confirm, self.max_reads = scale, settle, confirm, max_reads
         self.faces_only, self.cap_by_area, self.withdraw_mm = faces_only, cap_by_area, withdraw_mm
         self.whole_zone = whole_zone  # every face in the zone counts (a seat zone holds faces only when revealed)
+        self.presence = presence  # read every box this likely a card, however unsure its name (`CardReader.read`)
         x0, y0, x1, y1 = self.zone.bounds()
         t = model.table
         self.region = (max(0.0, x0 - pad), max(0.0, y0 - pad), min(t.width, x1 + pad), min(t.height, y1 + pad))
@@ -140,7 +148,7 @@ class ZoneCandidates:
         c.stable += 1
         if c.stable < self.settle:
             return []
-        seen = self.reader.read(image, self.region, self.scale, t)
+        seen = self.reader.read(image, self.region, self.scale, t, presence=self.presence)
         if self.whole_zone:
             new = [s for s in seen if self.zone.contains(s.centre) and (s.code != "back" or not self.faces_only)]
         else:
@@ -149,6 +157,8 @@ class ZoneCandidates:
             # there, the same card was laid again on top (a jump-in with an identical card)
             new = [s for s in inside if not self._was_there(s)] or inside
             new = with_own_change(new, grown)
+            if len(new) == 1 and blob.area >= PAIR_AREA * CARD_AREA_PX:
+                new = self._second_card(image, t, new[0], grown)
         # no more cards than the changed area can hold (a pair fanned covers ~1.4 cards)
         if self.cap_by_area:
             n_max = max(1, int(round(blob.area / (0.75 * CARD_AREA_PX))))
@@ -164,6 +174,21 @@ class ZoneCandidates:
             votes = Counter(r for r in c.reads if r)
             return self._decide(c, votes.most_common(1)[0][0] if votes else ())
         return []
+
+    def _second_card(self, image: np.ndarray, t: float, top: Seen, grown: np.ndarray) -> list[Seen]:
+        """The change covers more than one card can (a pair fanned), but only one card was named: the lower
+        card, mostly hidden, is looked for among the boxes that surely hold *a* card (`PAIR_PRESENCE`),
+        inside the change, not seen there before, and showing change of its own outside the top card."""
+        seen = self.reader.read(image, self.region, self.scale, t, presence=PAIR_PRESENCE)
+        others = [s for s in seen if s.code != "back" and inside_share(s, grown) >= 0.6 and not self._was_there(s)
+                  and s.overlap(top) < 0.8 * min(s.area, top.area)]
+        if not others:
+            return [top]
+        kept = with_own_change([top, *others], grown)
+        lower = [s for s in kept if s is not top]
+        if top not in kept or not lower:
+            return [top]
+        return [max(lower, key=lambda s: s.confidence), top]
 
     def _was_there(self, s: Seen) -> bool:
         """The same card, in (part of) the box it had when last read: an old card showing through."""

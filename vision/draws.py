@@ -23,7 +23,8 @@ from vision.tablefile import CARD_H_MM, CARD_W_MM
 
 CARRY_MM = 80.0  # how far from the fingertips a carried card may reach: the outer cards of a held fan of four
 MIN_SHOWN = 0.25  # a carried back shows at least this share of a card (the detector learns cards from 30% visible)
-HELD_FAN_MM = 60.0  # a back whose centre lies this near a seat's edge belongs to that seat's held fan
+HELD_FAN_MM = 60.0
+SIDE_MM = 160.0  # the read reaches this far to either side of the arm: a carried fan of four spreads beyond the tip  # a back whose centre lies this near a seat's edge belongs to that seat's held fan
 
 
 @dataclass
@@ -138,7 +139,7 @@ class DrawTracker:
         often ends at the fingers while the cards stick out beyond them."""
         forward = self.forward(h)
         side = np.array([-forward[1], forward[0]])
-        corners = [h.tip + forward * a + side * b for a in (-70.0, CARD_H_MM + 60.0) for b in (-120.0, 120.0)]
+        corners = [h.tip + forward * a + side * b for a in (-70.0, CARD_H_MM + 60.0) for b in (-SIDE_MM, SIDE_MM)]
         xs, ys = [c[0] for c in corners], [c[1] for c in corners]
         return (max(0.0, min(xs)), max(0.0, min(ys)), min(self.model.table.width, max(xs)),
                 min(self.model.table.height, max(ys)))

@@ -38,11 +38,18 @@ class Seen:
         return ix * iy
 
 
+MIN_PRESENCE = 0.1
+"""The lowest box score a reader's detector keeps (for `read(..., presence=...)`)."""
+
+
 class CardReader(Protocol):
     calls: int
 
     def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
-             t: float) -> list[Seen]: ...
+             t: float, presence: float | None = None) -> list[Seen]:
+        """The cards in `region_mm`: those named with confidence, or, given `presence`, every box at least
+        that likely to hold a card, however unsure its name (for counting: a revealed hand, a pair's lower
+        card). A `Seen`'s `confidence` is always the named confidence."""
 
 
 def rectify(image: np.ndarray, table: Table, region_mm: tuple[float, float, float, float],
@@ -63,14 +70,14 @@ class DetectorReader:
         self.calls = 0
 
     def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
-             t: float) -> list[Seen]:
+             t: float, presence: float | None = None) -> list[Seen]:
         crop = rectify(image, self.table, region_mm, scale)
         self.calls += 1
         dets = self.detector.detect(crop)  # type: ignore[attr-defined]
         out = []
         x0, y0 = region_mm[0], region_mm[1]
-        for d in dets:
-            if d.confidence < self.min_conf:
+        for d, present in zip(dets, dets.presence, strict=True):
+            if (d.confidence < self.min_conf) if presence is None else (present < presence):
                 continue
             b = d.box
             out.append(Seen(d.card, (x0 + b[0] / scale, y0 + b[1] / scale, x0 + b[2] / scale, y0 + b[3] / scale),
@@ -84,5 +91,5 @@ def load_reader(table: Table, weights: str | None = None, conf: float = 0.2) -> 
 
     from vision.detector import load_detector
 
-    det = load_detector(Path(weights) if weights else None, conf=min(conf, 0.25))
+    det = load_detector(Path(weights) if weights else None, conf=min(conf, 0.25), presence=min(conf, MIN_PRESENCE))
     return DetectorReader(table, det, min_conf=conf)

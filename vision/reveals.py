@@ -2,7 +2,9 @@
 
 Each seat zone has its own candidate reader (`vision.discard.ZoneCandidates`): cards laid down and let go in the
 zone are read once they settle, and the face-up cards among them (backs ignored: a fan of held cards is not a
-reveal) make the reveal, so the engine can score the hand or settle a challenge. A revealed hand picked up again
+reveal) make the reveal, so the engine can score the hand or settle a challenge. A revealed hand is counted as well
+as named (the engine flags a count that differs from the log's), so the zone is read by `presence`: a card half
+hidden under its neighbours is kept under its likeliest name rather than dropped for an unsure one. A revealed hand picked up again
 leaves a candidate with no face in it, which is dropped.
 """
 
@@ -17,6 +19,9 @@ from vision.discard import ZoneCandidates
 from vision.motion import CARD_AREA_PX, ForegroundModel
 from vision.readers import CardReader
 
+REVEAL_PRESENCE = 0.2
+"""A box in a revealed hand counts as a card at this box score, whatever the confidence of its name."""
+
 
 class RevealTracker:
     """Two triggers per seat zone: a candidate (cards laid apart from the hand) that settles, or a change that came
@@ -27,7 +32,8 @@ class RevealTracker:
     def __init__(self, model: ForegroundModel, reader: CardReader, scale: float = 1.5) -> None:
         self.model, self.reader, self.scale = model, reader, scale
         self.zones = {z.seat: ZoneCandidates(model, z.name, reader, scale, settle=6, confirm=2, max_reads=3, pad=8.0,
-                                             cap_by_area=False, withdraw_mm=70.0, whole_zone=True)
+                                             cap_by_area=False, withdraw_mm=70.0, whole_zone=True,
+                                             presence=REVEAL_PRESENCE)
                       for z in model.table.seat_zones()}
         self.masks = {s: zc.zone_mask for s, zc in self.zones.items()}
         self.pending: dict[int, tuple[float, list[tuple[str, ...]]]] = {}  # seat -> (t, readings)
@@ -55,7 +61,7 @@ class RevealTracker:
                     continue  # a hand still at work in the zone
                 t0, reads = self.pending[seat]
                 zone = zc.zone
-                seen = self.reader.read(image, zc.region, self.scale, t)
+                seen = self.reader.read(image, zc.region, self.scale, t, presence=REVEAL_PRESENCE)
                 reads.append(tuple(sorted(s.code for s in seen if s.code != "back" and zone.contains(s.centre))))
                 if len(reads) >= 2 and reads[-1] == reads[-2]:
                     del self.pending[seat]

@@ -56,3 +56,14 @@ def test_iou_and_nms() -> None:
     boxes = np.array([[0, 0, 10, 10], [1, 1, 10, 10], [20, 20, 30, 30]], np.float32)
     keep = nms(boxes, np.array([0.8, 0.9, 0.3]), 0.5)
     assert keep.tolist() == [1, 2]
+
+
+def test_presence_defaults_to_confidence_and_follows_every_selection() -> None:
+    d = _dets()
+    assert d.presence.tolist() == d.confidence.tolist()  # type: ignore[union-attr]
+    named = Detections(d.xyxy, d.class_id, d.confidence, NAMES, np.array([0.6, 0.95, 0.8], np.float32))
+    assert named.sorted().presence.tolist() == pytest.approx([0.95, 0.8, 0.6])  # type: ignore[union-attr]
+    assert named[named.presence > 0.7].cards == ["blue-2", "back"]  # type: ignore[operator]
+    assert Detections.merge([named, d]).presence.tolist() == pytest.approx([0.6, 0.95, 0.8, 0.5, 0.9, 0.7])  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="presence"):
+        Detections(d.xyxy, d.class_id, d.confidence, NAMES, np.zeros(2, np.float32))

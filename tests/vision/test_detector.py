@@ -135,19 +135,20 @@ class _Session:
 
 
 class _Classifier:
-    """Counts the boxes it is asked about; always answers class 0 with probability 0.9."""
+    """Counts the boxes it is asked about; always answers class 0 with probability `sure`."""
 
-    def __init__(self, n: int) -> None:
-        self.n, self.asked = n, 0
+    def __init__(self, n: int, sure: float = 0.9) -> None:
+        self.n, self.asked, self.sure = n, 0, sure
 
     def probabilities(self, _image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         self.asked += len(boxes)
-        p = np.full((len(boxes), self.n), 0.1 / (self.n - 1), np.float32)
-        p[:, 0] = 0.9
+        p = np.full((len(boxes), self.n), (1 - self.sure) / (self.n - 1), np.float32)
+        p[:, 0] = self.sure
         return p
 
 
-def _stub_detector(back_skip: float) -> tuple[OnnxDetector, _Classifier]:
+def _stub_detector(back_skip: float, sure: float = 0.9, presence: float | None = None
+                   ) -> tuple[OnnxDetector, _Classifier]:
     names = (*ALL_CODES, "back")
     nc = len(names)
     out = np.zeros((4 + nc, 3), np.float32)
@@ -161,8 +162,8 @@ def _stub_detector(back_skip: float) -> tuple[OnnxDetector, _Classifier]:
     det.names, det.imgsz, det.input_name = names, 320, "images"
     det.session = _Session(out)  # type: ignore[assignment]
     det.conf, det.iou, det.agnostic = 0.25, 0.5, False
-    det.back_id, det.back_skip = nc - 1, back_skip
-    cls = _Classifier(nc)
+    det.back_id, det.back_skip, det.presence = nc - 1, back_skip, presence
+    cls = _Classifier(nc, sure)
     det.classifier = cls  # type: ignore[assignment]
     return det, cls
 
@@ -176,3 +177,17 @@ def test_sure_backs_skip_the_classifier() -> None:
     det2, cls2 = _stub_detector(back_skip=1.1)  # above 1: every box goes to the classifier
     det2.detect(np.zeros((320, 320, 3), np.uint8))
     assert cls2.asked == 3
+
+
+def test_presence_keeps_a_sure_box_with_an_unsure_name() -> None:
+    """A box that surely holds a card but whose name the classifier doubts is dropped by default (its named
+    confidence is low) and kept with `presence` set, for readers that count cards (a revealed hand)."""
+    img = np.zeros((320, 320, 3), np.uint8)
+    det, _ = _stub_detector(back_skip=0.6, sure=0.3)
+    assert det.detect(img).cards == ["back"]  # the two faces: box ~0.64 and 0.45 times 0.3, below 0.25
+    det2, _ = _stub_detector(back_skip=0.6, sure=0.3, presence=0.25)
+    dets = det2.detect(img)
+    assert sorted(dets.cards) == sorted(["back", ALL_CODES[0], ALL_CODES[0]])
+    faces = dets[dets.class_id != len(dets.names) - 1]
+    assert (faces.confidence < 0.25).all() and (faces.presence >= 0.25).all()  # type: ignore[operator]
+    assert faces.presence == pytest.approx(faces.confidence / 0.3)

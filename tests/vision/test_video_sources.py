@@ -146,7 +146,7 @@ def test_watch_keeps_what_it_wrote_when_the_stream_breaks(tmp_path: Path, capsys
     class Reader:
         calls = 0
 
-        def read(self, *a: Any) -> list[Any]:
+        def read(self, *a: Any, **k: Any) -> list[Any]:
             return []
 
     monkeypatch.setattr(readers, "load_reader", lambda table, weights=None: Reader())
@@ -193,7 +193,7 @@ def test_render_game_and_watch_cli(tmp_path: Path, capsys: pytest.CaptureFixture
     class Reader:
         calls = 0
 
-        def read(self, *a: Any) -> list[Any]:
+        def read(self, *a: Any, **k: Any) -> list[Any]:
             self.calls += 1
             return []
 
