@@ -24,6 +24,8 @@ from vision.tablefile import CARD_H_MM, CARD_W_MM
 CARRY_MM = 80.0  # how far from the fingertips a carried card may reach: the outer cards of a held fan of four
 MIN_SHOWN = 0.25  # a carried back shows at least this share of a card (the detector learns cards from 30% visible)
 HELD_FAN_MM = 60.0
+JUMP_MM = 120.0  # a visiting hand's reach this far from what it last was is the arm of a split blob ...
+MAX_JUMPS = 10  # ... unless it stays there this many frames
 SIDE_MM = 160.0  # the read reaches this far to either side of the arm: a carried fan of four spreads beyond the tip  # a back whose centre lies this near a seat's edge belongs to that seat's held fan
 
 
@@ -36,6 +38,8 @@ class Visit:
     left: bool = False
     frames_out: int = 0
     last_seen: float = 0.0
+    reach: float | None = None  # the hand's reach when last taken as real (see `DrawTracker.jumped`)
+    jumps: int = 0
 
 
 def settled_count(counts: list[int]) -> int:
@@ -99,8 +103,11 @@ class DrawTracker:
                         continue  # coming back over the pile from further in (the discard pile): not a visit
                     v = self.visits[seat] = Visit(seat, t, h.reach, last_seen=t)
                 v.t, v.max_reach = t, max(v.max_reach, h.reach)
+                v.reach, v.jumps = h.reach, 0
                 continue
             if v is None:
+                continue
+            if self.jumped(v, h):
                 continue
             if not v.left:
                 if h.reach < v.max_reach - 15:
@@ -127,6 +134,20 @@ class DrawTracker:
                     out.append({"t": round(v.t, 3), "type": "draw", "seat": seat, "count": settled_count(v.counts),
                                 "source": "vision", "confidence": 0.5, "seen_t": round(t, 3)})
         return out
+
+    def jumped(self, v: Visit, h: Hand) -> bool:
+        """True when the visiting hand's reach jumped from what it last was: the hand paused over the pile, its
+        palm and the cards in it came to rest and left the hand's blob, and the tip found is the arm's. Such a
+        frame is neither the hand leaving nor a frame to count the carry on; the hand found again near where it
+        paused goes on. (A hand moves a few centimetres a frame; `JUMP_MM` is twice that. The reach, not the
+        tip: the tip may hop between the corners of a carried fan, at the same reach.) A reach that stays away
+        `MAX_JUMPS` frames is believed."""
+        if v.reach is not None and abs(h.reach - v.reach) > JUMP_MM:
+            v.jumps += 1
+            if v.jumps < MAX_JUMPS:
+                return True
+        v.reach, v.jumps = h.reach, 0
+        return False
 
     def forward(self, h: Hand) -> np.ndarray:
         """The unit vector from the hand's seat edge to its tip: the way the arm points."""
