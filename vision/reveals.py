@@ -4,8 +4,9 @@ Each seat zone has its own candidate reader (`vision.discard.ZoneCandidates`): c
 zone are read once they settle, and the face-up cards among them (backs ignored: a fan of held cards is not a
 reveal) make the reveal, so the engine can score the hand or settle a challenge. A revealed hand is counted as well
 as named (the engine flags a count that differs from the log's), so the zone is read by `presence`: a card half
-hidden under its neighbours is kept under its likeliest name rather than dropped for an unsure one. A revealed hand picked up again
-leaves a candidate with no face in it, which is dropped.
+hidden under its neighbours is kept under its likeliest name rather than dropped for an unsure one; and it is read
+under several framings (`vision.readers.FramedReader`), a card counted when most framings find it. A revealed hand
+picked up again leaves a candidate with no face in it, which is dropped.
 """
 
 from __future__ import annotations
@@ -17,10 +18,17 @@ import numpy as np
 
 from vision.discard import ZoneCandidates
 from vision.motion import CARD_AREA_PX, ForegroundModel
-from vision.readers import CardReader
+from vision.readers import CardReader, FramedReader
 
 REVEAL_PRESENCE = 0.2
 """A box in a revealed hand counts as a card at this box score, whatever the confidence of its name."""
+
+LAID_WITHIN_S = 3.0
+"""A change taken into the background up to this long after the last motion in the zone was laid then: the reveal
+is stamped with the moment things stopped moving there (the hand let go and left), not the later moment the change
+was taken in (a hand at rest beside the cards keeps them out of the background for a while)."""
+MOVING_PX = 20
+"""Moving pixels (motion raster) in a seat zone that mean something is still being laid there."""
 
 
 class RevealTracker:
@@ -30,7 +38,8 @@ class RevealTracker:
     reported twice for a seat."""
 
     def __init__(self, model: ForegroundModel, reader: CardReader, scale: float = 1.5) -> None:
-        self.model, self.reader, self.scale = model, reader, scale
+        self.model, self.scale = model, scale
+        self.reader = reader = FramedReader(reader)  # a revealed hand is counted: read under several framings
         self.zones = {z.seat: ZoneCandidates(model, z.name, reader, scale, settle=6, confirm=2, max_reads=3, pad=8.0,
                                              cap_by_area=False, withdraw_mm=70.0, whole_zone=True,
                                              presence=REVEAL_PRESENCE)
@@ -38,6 +47,7 @@ class RevealTracker:
         self.masks = {s: zc.zone_mask for s, zc in self.zones.items()}
         self.pending: dict[int, tuple[float, list[tuple[str, ...]]]] = {}  # seat -> (t, readings)
         self.last: dict[int, tuple[float, tuple[str, ...]]] = {}
+        self.touched: dict[int, float] = {}  # seat -> the last frame time something moved in its zone
 
     def _emit(self, seat: int, t0: float, t: float, cards: tuple[str, ...], conf: float) -> list[dict[str, Any]]:
         cards = tuple(sorted(cards))
@@ -51,6 +61,8 @@ class RevealTracker:
     def step(self, image: np.ndarray, t: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for seat, zc in self.zones.items():
+            if (self.model.motion & self.masks[seat]).sum() > MOVING_PX:
+                self.touched[seat] = t
             for c, cards in zc.step(image, t):
                 out += self._emit(seat, c.first_t, t, cards, 0.9 if len(c.reads) <= 2 else 0.6)
             if seat not in self.pending and self.model.absorbed[self.masks[seat]].sum() > 0.3 * CARD_AREA_PX:
@@ -63,6 +75,9 @@ class RevealTracker:
                 zone = zc.zone
                 seen = self.reader.read(image, zc.region, self.scale, t, presence=REVEAL_PRESENCE)
                 reads.append(tuple(sorted(s.code for s in seen if s.code != "back" and zone.contains(s.centre))))
+                laid = self.touched.get(seat)
+                if laid is not None and t0 - LAID_WITHIN_S <= laid < t0:
+                    t0 = laid  # the change was taken in later; the cards were laid when motion stopped
                 if len(reads) >= 2 and reads[-1] == reads[-2]:
                     del self.pending[seat]
                     out += self._emit(seat, t0, t, reads[-1], 0.8)
