@@ -38,3 +38,39 @@ def test_a_card_wholly_inside_the_top_cards_box_cannot_be_judged_and_is_kept() -
     inner = Seen("red-3", (110.0, 110.0, 150.0, 180.0), 0.3)
     assert with_own_change([inner, TOP], _changed((300, 300))) == [inner, TOP]
     assert with_own_change([TOP], _changed((300, 300))) == [TOP]  # a single card is never dropped
+
+
+class _Reader:
+    """Answers a read by presence with the given boxes (a sure top card and a sliver of the one under it)."""
+
+    def __init__(self, seen: list[Seen]) -> None:
+        self.seen, self.calls = seen, 0
+
+    def read(self, *a: object, presence: float | None = None) -> list[Seen]:
+        self.calls += 1
+        return [s for s in self.seen if presence is not None and s.card_score >= presence]
+
+
+def _zone(reader: _Reader) -> object:
+    from vision.discard import ZoneCandidates
+
+    zc = ZoneCandidates.__new__(ZoneCandidates)  # only what _second_card reads
+    zc.reader, zc.region, zc.scale, zc.known = reader, (0.0, 0.0, 300.0, 300.0), 1.5, []  # type: ignore[assignment]
+    return zc
+
+
+def test_a_pairs_lower_card_is_found_by_its_box_score_when_its_own_part_changed() -> None:
+    """A change bigger than one card, read as one card: the half-hidden lower card is taken from the boxes that
+    surely hold a card (its name unsure), when the part of it outside the top card is change."""
+    lower = Seen("green-9", (80.0, 90.0, 137.0, 179.0), 0.05, 0.3)
+    zc = _zone(_Reader([TOP, lower]))
+    changed = _changed((300, 300), TOP.box_mm, lower.box_mm)
+    assert [s.code for s in zc._second_card(np.zeros(1), 0.0, TOP, changed)] == ["green-9", "yellow-skip"]  # type: ignore[attr-defined]
+
+
+def test_no_second_card_from_an_old_card_or_a_faint_box() -> None:
+    old = Seen("wild-draw4", (80.0, 80.0, 137.0, 169.0), 0.05, 0.4)  # its own part did not change
+    faint = Seen("red-1", (160.0, 100.0, 217.0, 189.0), 0.01, 0.05)  # below PAIR_PRESENCE
+    zc = _zone(_Reader([TOP, old, faint]))
+    changed = _changed((300, 300), TOP.box_mm, faint.box_mm)
+    assert zc._second_card(np.zeros(1), 0.0, TOP, changed) == [TOP]  # type: ignore[attr-defined]

@@ -77,3 +77,31 @@ def test_backs_along_a_seat_edge_are_its_held_fan_not_a_carry() -> None:
         inward = (z.centre - edge) / np.hypot(*(z.centre - edge))
         assert tracker.in_held_fan(edge + inward * 30.0)  # a card lying at the edge: the held fan
         assert not tracker.in_held_fan(edge + inward * 120.0)  # out on the table: in transit
+
+
+def test_the_region_holds_a_carried_fan_of_four_spread_beside_the_arm() -> None:
+    """A fan of four carried backs spreads ~80 mm either side of the hand, and the blob's tip need not be its
+    middle: the region reaches past that to either side of the arm (it once cut the outer card off)."""
+    tracker = _tracker((1000.0, 280.0))
+    hand = SimpleNamespace(seat=0, tip=np.array([700.0, 280.0]))  # arm along x: the sides are y
+    _x0, y0, _x1, y1 = tracker.count_region(hand)
+    assert y0 <= 280.0 - 150.0 and y1 >= 280.0 + 150.0
+
+
+def test_a_reach_that_jumps_back_is_a_split_blob_not_the_hand_leaving() -> None:
+    """The hand pauses over the pile; its palm and the cards in it come to rest and leave its blob, so for a few
+    frames the tip found is the arm's, far back. Those frames neither end the visit nor count the carry; the
+    hand found again near the pile goes on; a reach that stays back long enough is believed."""
+    from vision.draws import MAX_JUMPS, Visit
+
+    tracker = _tracker((1000.0, 280.0))
+    v = Visit(seat=0, t=1.0, max_reach=360.0, reach=360.0)
+    hand = lambda reach: SimpleNamespace(seat=0, reach=reach)  # noqa: E731
+    assert tracker.jumped(v, hand(170.0))  # 190 mm back in a frame: the arm of a split blob
+    assert tracker.jumped(v, hand(172.0))
+    assert not tracker.jumped(v, hand(300.0))  # the hand again, pulling back with the cards
+    assert v.reach == 300.0 and v.jumps == 0
+    assert not tracker.jumped(v, hand(270.0))  # an ordinary step back
+    for _ in range(MAX_JUMPS - 1):
+        assert tracker.jumped(v, hand(60.0))
+    assert not tracker.jumped(v, hand(60.0))  # still there: believed

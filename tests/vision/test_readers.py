@@ -1,0 +1,58 @@
+"""Readers: `FramedReader` counts a card when most framings of the region find it, and names it by their votes."""
+
+from __future__ import annotations
+
+from vision.readers import FramedReader, Seen
+
+REGION = (0.0, 0.0, 300.0, 200.0)
+
+
+class _ByFraming:
+    """Answers each framing of the region (told apart by its x0) with its own list of boxes."""
+
+    def __init__(self, answers: dict[float, list[Seen]]) -> None:
+        self.answers, self.calls, self.asked = answers, 0, []
+
+    def read(self, image: object, region_mm: tuple[float, float, float, float], scale: float, t: float,
+             presence: float | None = None) -> list[Seen]:
+        self.calls += 1
+        self.asked.append(presence)
+        return self.answers.get(region_mm[0], [])
+
+
+def _card(code: str, x: float, conf: float, present: float, w: float = 56.0) -> Seen:
+    return Seen(code, (x, 50.0, x + w, 137.0), conf, present)
+
+
+FRAMINGS = ((0.0, 0.0, 0.0, 0.0), (-25.0, -25.0, 25.0, 25.0), (15.0, 0.0, 15.0, 0.0))
+
+
+def test_a_card_most_framings_find_counts_and_a_glimpse_in_one_does_not() -> None:
+    sure = [_card("red-3", 10.0, 0.8, 0.9)]
+    inner = _ByFraming({0.0: sure + [_card("blue-4", 150.0, 0.1, 0.35)],  # glimpsed in one framing only
+                        -25.0: sure + [_card("green-7", 80.0, 0.1, 0.3)],
+                        15.0: [_card("red-3", 12.0, 0.7, 0.8), _card("green-7", 82.0, 0.15, 0.35)]})
+    seen = FramedReader(inner, FRAMINGS).read(None, REGION, 1.5, 0.0, presence=0.2)  # type: ignore[arg-type]
+    assert sorted(s.code for s in seen) == ["green-7", "red-3"]  # green-7: (0.3 + 0.35) / 3 >= 0.2; blue-4 not
+    assert inner.calls == 3
+
+
+def test_a_card_named_differently_is_named_by_the_summed_confidence() -> None:
+    inner = _ByFraming({0.0: [_card("red-4", 10.0, 0.3, 0.6)], -25.0: [_card("red-reverse", 11.0, 0.35, 0.6)],
+                        15.0: [_card("red-4", 9.0, 0.25, 0.5)]})
+    (card,) = FramedReader(inner, FRAMINGS).read(None, REGION, 1.5, 0.0, presence=0.2)  # type: ignore[arg-type]
+    assert card.code == "red-4" and card.card_score > 0.5
+
+
+def test_a_whole_card_box_and_its_visible_part_are_one_card() -> None:
+    whole = _card("yellow-2", 10.0, 0.6, 0.7)
+    part = _card("yellow-2", 10.0, 0.5, 0.6, w=20.0)  # the same card boxed by its visible strip: IoU < 0.5
+    inner = _ByFraming({0.0: [whole], -25.0: [part], 15.0: [whole]})
+    assert [s.code for s in FramedReader(inner, FRAMINGS).read(None, REGION, 1.5, 0.0, presence=0.2)] == [  # type: ignore[arg-type]
+        "yellow-2"]
+
+
+def test_reads_that_do_not_count_pass_through_once() -> None:
+    inner = _ByFraming({0.0: [_card("red-3", 10.0, 0.8, 0.9)]})
+    seen = FramedReader(inner, FRAMINGS).read(None, REGION, 1.5, 0.0)  # type: ignore[arg-type]
+    assert [s.code for s in seen] == ["red-3"] and inner.calls == 1 and inner.asked == [None]
