@@ -63,13 +63,14 @@ def inside_share(s: Seen, mask: np.ndarray) -> float:
     return float(mask[y0:y1, x0:x1].mean())
 
 
-def with_own_change(new: list[Seen], changed: np.ndarray) -> list[Seen]:
+def with_own_change(new: list[Seen], changed: np.ndarray, strict: bool = False) -> list[Seen]:
     """Drop a lower card whose own visible part did not change: an old card showing beside the new one.
 
     The box of an old card that a new card now half covers is mostly change, but only because the new card
     lies in it; outside the boxes of the cards above it, its pixels are as they were. A card laid with the
     new one (a pair) shows change there too. The card judged first, the one whose box changed most (the card
-    just laid, whole on top), is never dropped."""
+    just laid, whole on top), is never dropped. A card showing too little of its own to judge is kept, unless
+    `strict` (a card looked for beyond what the reading named must prove itself)."""
     if len(new) < 2:
         return new
     h, w = changed.shape
@@ -88,7 +89,10 @@ def with_own_change(new: list[Seen], changed: np.ndarray) -> list[Seen]:
         own = boxes[i].copy()
         for k in keep:
             own &= ~boxes[k]
-        if own.sum() < OWN_MIN_PX or changed[own].mean() >= OWN_CHANGED:
+        if own.sum() < OWN_MIN_PX:
+            if not strict:
+                keep.add(i)
+        elif changed[own].mean() >= OWN_CHANGED:
             keep.add(i)
     return [s for i, s in enumerate(new) if i in keep]
 
@@ -184,7 +188,7 @@ class ZoneCandidates:
                   and s.overlap(top) < 0.8 * min(s.area, top.area)]
         if not others:
             return [top]
-        kept = with_own_change([top, *others], grown)
+        kept = with_own_change([top, *others], grown, strict=True)
         lower = [s for s in kept if s is not top]
         if top not in kept or not lower:
             return [top]

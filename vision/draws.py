@@ -83,8 +83,11 @@ class DrawTracker:
     def step(self, image: np.ndarray, t: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         by_seat: dict[int, Hand] = {}
+        # one hand a seat: the one moving most (a change left at rest on the pile can pass for a second, still
+        # "hand" of the seat; the arm going back is the one that moves), then the largest
+        key = lambda h: (int((h.mask & self.model.motion).sum()), int(h.mask.sum()))  # noqa: E731
         for h in self.model.hands:
-            if h.seat not in by_seat or h.mask.sum() > by_seat[h.seat].mask.sum():
+            if h.seat not in by_seat or key(h) > key(by_seat[h.seat]):
                 by_seat[h.seat] = h
         for seat, h in by_seat.items():
             v = self.visits.get(seat)

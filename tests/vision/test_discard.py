@@ -74,3 +74,8 @@ def test_no_second_card_from_an_old_card_or_a_faint_box() -> None:
     zc = _zone(_Reader([TOP, old, faint]))
     changed = _changed((300, 300), TOP.box_mm, faint.box_mm)
     assert zc._second_card(np.zeros(1), 0.0, TOP, changed) == [TOP]  # type: ignore[attr-defined]
+
+
+def test_strict_keeps_no_card_that_cannot_show_its_own_change() -> None:
+    inner = Seen("red-3", (110.0, 110.0, 150.0, 180.0), 0.3)  # an identical old card under the new one, say
+    assert with_own_change([inner, TOP], _changed((300, 300), TOP.box_mm), strict=True) == [TOP]
