@@ -78,14 +78,29 @@ def score_game(visual: list[dict[str, Any]], events: list[dict[str, Any]], windo
             "all_plays_seen": len(matched) == len(truth_plays) and len(pred_plays) == len(truth_plays)}
 
 
+def _with_spoken_target(e: dict[str, Any], true_plays: list[dict[str, Any]]) -> dict[str, Any]:
+    """A seen play with the swap target of the true play it matches (same cards, |dt| <= 0.5 s, the seat where
+    one was seen): under 7-0 the player *names* whose hand to swap with, which no camera sees and EVENTS.md
+    carries only inside the `play`, so the merge passes it on as it passes a named colour."""
+    if e["type"] != "play":
+        return e
+    for d in true_plays:
+        if ("target" in d and abs(float(d["t"]) - float(e["t"])) <= 0.5 and _same_cards(d["cards"], e["cards"])
+                and e.get("seat") in (None, d.get("seat"))):
+            return {**e, "target": d["target"]}
+    return e
+
+
 def merge_with_truth(truth_log: list[dict[str, Any]], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The true non-visual events (match/hand start, speech, referee) with the pipeline's visual events, in time
-    order (a tie keeps the visual event first: a colour is named after its Wild lands)."""
+    order (a tie keeps the visual event first: a colour is named after its Wild lands). What is said about a play
+    rather than seen (its colour, its swap target) comes from the true log (`_with_spoken_target`)."""
     keep = [(float(e["t"]), 1, i, e) for i, e in enumerate(truth_log) if e["type"] not in VISUAL_TYPES]
     keep += [(float(e["t"]), 1, i, {"t": e["t"], "type": "color", "seat": e.get("seat"), "color": e["color"]})
              for i, e in enumerate(truth_log) if e["type"] in ("play", "starter") and e.get("color")]
-    vis = [(float(e["t"]), 0, i, {k: v for k, v in e.items() if k != "seen_t"}) for i, e in enumerate(events)
-           if e["type"] in VISUAL_TYPES]
+    true_plays = [e for e in truth_log if e["type"] == "play"]
+    vis = [(float(e["t"]), 0, i, _with_spoken_target({k: v for k, v in e.items() if k != "seen_t"}, true_plays))
+           for i, e in enumerate(events) if e["type"] in VISUAL_TYPES]
     merged = sorted(keep + vis, key=lambda x: (x[0], x[1], x[2]))
     return [e for _, _, _, e in merged]
 

@@ -130,3 +130,22 @@ def test_a_draw_whose_way_back_crosses_the_discard_pile() -> None:
     draws = [e for e in events if e["type"] == "draw"]
     assert [d["seat"] for d in draws] == [3]
     assert 1 <= draws[0]["count"] <= 2
+
+
+def test_merge_passes_on_a_named_swap_target() -> None:
+    """Under 7-0 the target of a 7 is said, not seen: the merge gives the seen play the true play's target, and
+    only the play it matches (same cards, time within 0.5 s, the seat where one was seen)."""
+    truth = [{"t": 0.0, "type": "match_start", "ruleset": "olympic", "players": ["a", "b", "c", "d"]},
+             {"t": 0.1, "type": "hand_start", "dealer": 0},
+             {"t": 1.0, "type": "starter", "card": "red-3"},
+             {"t": 2.0, "type": "play", "seat": 1, "cards": ["red-7"], "target": 3}]
+    seen = [{"t": 1.0, "type": "starter", "card": "red-3", "source": "vision"},
+            {"t": 2.2, "type": "play", "seat": 1, "cards": ["red-7"], "source": "vision", "seen_t": 2.4}]
+    merged = merge_with_truth(truth, seen)
+    (play,) = [e for e in merged if e["type"] == "play"]
+    assert play["target"] == 3 and "seen_t" not in play
+    assert ("no_target", 1) not in flags_of(merged)
+    other = [dict(seen[1], cards=["red-2"])]  # another card: not the play that was named
+    assert "target" not in [e for e in merge_with_truth(truth, other) if e["type"] == "play"][0]
+    late = [dict(seen[1], t=2.8)]
+    assert "target" not in [e for e in merge_with_truth(truth, late) if e["type"] == "play"][0]
