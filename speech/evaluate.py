@@ -149,16 +149,18 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
     from tqdm import tqdm
 
     det = KeywordDetector(model_path, threshold=threshold)
-    thr, off = det.threshold, det.end_offset_s
+    thr, off = det.thresholds, det.end_offset_s
     banks = load_banks(bank_path)
-    report: dict[str, Any] = {"threshold": thr, "hop_s": det.hop_frames * 0.01, "snr": {}}
+    per_class = {c: float(t) for c, t in zip(CLASSES[1:], thr[1:], strict=True) if t != det.threshold}
+    report: dict[str, Any] = {"threshold": det.threshold, "class_thresholds": per_class, "smooth": det.smooth,
+                              "persist": det.persist, "hop_s": det.hop_frames * 0.01, "snr": {}}
     cache: dict[str, tuple[np.ndarray, np.ndarray, Any]] = {}
     for snr in tqdm(snrs, desc="keyword streams"):
         name = "clean" if snr is None else f"{snr:g}dB"
         audio, truth = keyword_stream(banks, snr, seed=7, limit=limit)
         times, posts, _ = posteriors(det, audio)
         cache[name] = (times, posts, truth)
-        fires = replay_posteriors(times, posts, thr, det.release, det.smooth)
+        fires = replay_posteriors(times, posts, thr, det.release, det.smooth, det.persist)
         sc = score_keywords(fires, truth)
         hits = sc["hits"]
         cls_lang = [dict(w, cl=f"{w['cls']}/{w['lang']}", kind="uno" if w["cls"] == "uno" else
@@ -180,7 +182,7 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
     audio = other_stream(sents, 10.0, seed=8)
     hours = len(audio) / RATE / 3600
     t_o, p_o, _ = posteriors(det, audio)
-    fires = replay_posteriors(t_o, p_o, thr, det.release, det.smooth)
+    fires = replay_posteriors(t_o, p_o, thr, det.release, det.smooth, det.persist)
     report["other_speech"] = {"hours": hours, "false_alarms": len(fires), "fa_per_hour": len(fires) / hours,
                               "by_class": dict(_count(CLASSES[c] for _, c, _ in fires))}
     dig = None
@@ -188,7 +190,7 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
         daudio, names = digits_stream(DIGITS, digits_limit)
         dh = len(daudio) / RATE / 3600
         t_d, p_d, _ = posteriors(det, daudio)
-        dfires = replay_posteriors(t_d, p_d, thr, det.release, det.smooth)
+        dfires = replay_posteriors(t_d, p_d, thr, det.release, det.smooth, det.persist)
         report["real_digits"] = {"files": len(names), "hours": dh, "false_alarms": len(dfires),
                                  "fa_per_hour": len(dfires) / dh, "by_class": dict(_count(CLASSES[c] for _, c, _
                                                                                            in dfires))}
@@ -217,12 +219,15 @@ def det_curve(kw: tuple[np.ndarray, np.ndarray, Any], other: tuple[np.ndarray, n
 
     thrs = np.concatenate([np.linspace(0.3, 0.9, 13), np.linspace(0.92, 0.995, 8)])
     miss, fa, fa_d = [], [], []
+    rule = {"release": det.release, "smooth": det.smooth, "persist": det.persist}
     for th in thrs:
-        sc = score_keywords(replay_posteriors(kw[0], kw[1], th, det.release, det.smooth), kw[2])
+        # the model's rule with every class threshold moved by the same amount (its per-class offsets kept)
+        tv = np.clip(det.thresholds + (th - det.threshold), 0.01, 0.999)
+        sc = score_keywords(replay_posteriors(kw[0], kw[1], tv, **rule), kw[2])
         miss.append(1 - float(np.mean(sc["hits"])))
-        fa.append(len(replay_posteriors(other[0], other[1], th, det.release, det.smooth)) / other[2])
+        fa.append(len(replay_posteriors(other[0], other[1], tv, **rule)) / other[2])
         if digits:
-            fa_d.append(len(replay_posteriors(digits[0], digits[1], th, det.release, det.smooth)) / digits[2])
+            fa_d.append(len(replay_posteriors(digits[0], digits[1], tv, **rule)) / digits[2])
     fig, ax = plt.subplots(figsize=(6, 4.5))
     ax.plot(np.maximum(fa, 0.1), np.maximum(miss, 1e-3), "o-", label="held-out TTS, babble 10 dB")
     if digits:
@@ -245,7 +250,9 @@ def det_curve(kw: tuple[np.ndarray, np.ndarray, Any], other: tuple[np.ndarray, n
 
 def format_report(r: dict[str, Any]) -> str:
     """A human-readable summary of `evaluate`'s report."""
-    lines = [f"threshold {r['threshold']}, hop {r['hop_s']:.2f} s"]
+    extra = (f", per class {r['class_thresholds']}" if r.get("class_thresholds") else "") + \
+        f", smoothing {r.get('smooth', 3)} hops, persist {r.get('persist', 1)} hop(s)"
+    lines = [f"threshold {r['threshold']}{extra}, hop {r['hop_s']:.2f} s"]
     for name, s in r["snr"].items():
         kinds = "  ".join(f"{k} {v['recall']:.1%} (n={v['n']})" for k, v in s["by_kind_lang"].items())
         lat = s["latency_median_s"]

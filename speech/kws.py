@@ -47,15 +47,38 @@ def load_session(path: Path | None = None) -> Any:
 DEFAULT_THRESHOLD = 0.7
 
 
+def _model_meta(path: Path | None) -> dict[str, Any]:
+    meta = Path(path or MODEL_PATH).with_suffix(".json")
+    try:
+        value = json.loads(meta.read_text())
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 def model_threshold(path: Path | None = None) -> float:
     """The firing threshold the model's card chose (`threshold` in the JSON beside it), else `DEFAULT_THRESHOLD`:
     each trained model has its own trade-off between recall and false alarms (see its DET curve)."""
-    meta = Path(path or MODEL_PATH).with_suffix(".json")
-    try:
-        value = json.loads(meta.read_text()).get("threshold", DEFAULT_THRESHOLD)
-    except (OSError, ValueError):
-        return DEFAULT_THRESHOLD
+    value = _model_meta(path).get("threshold", DEFAULT_THRESHOLD)
     return float(value) if isinstance(value, (int, float)) and 0.0 < value < 1.0 else DEFAULT_THRESHOLD
+
+
+def model_rule(path: Path | None = None) -> dict[str, Any]:
+    """The firing rule stored beside the model (chosen on training-voice validation streams, see the card):
+    `threshold`, per-class `class_thresholds` (overrides of the threshold), `smooth` (hops averaged) and `persist`
+    (hops in a row at or above the threshold before a keyword fires). Missing or bad values take the defaults
+    (the model's threshold, no overrides, 3, 1)."""
+    meta = _model_meta(path)
+    rule: dict[str, Any] = {"threshold": model_threshold(path), "class_thresholds": {}, "smooth": 3, "persist": 1}
+    ct = meta.get("class_thresholds")
+    if isinstance(ct, dict):
+        rule["class_thresholds"] = {k: float(v) for k, v in ct.items()
+                                    if k in CLASSES[1:] and isinstance(v, (int, float)) and 0.0 < v < 1.0}
+    for key, hi in (("smooth", 10), ("persist", 10)):
+        v = meta.get(key)
+        if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= hi:
+            rule[key] = v
+    return rule
 
 
 def event_for(cls: str, t: float, confidence: float, seat: int | None) -> dict[str, Any]:
@@ -70,16 +93,26 @@ def event_for(cls: str, t: float, confidence: float, seat: int | None) -> dict[s
     return ev
 
 
-def decide_step(sm: np.ndarray, latched: np.ndarray, threshold: float, release: float) -> tuple[int, float] | None:
-    """One hop of the firing rule, updating `latched` in place; returns (class index, confidence) or None.
+def decide_step(sm: np.ndarray, latched: np.ndarray, threshold: float | np.ndarray, release: float,
+                run: np.ndarray | None = None, persist: int = 1) -> tuple[int, float] | None:
+    """One hop of the firing rule, updating `latched` (and `run`) in place; returns (class index, confidence) or None.
 
-    A keyword fires when its smoothed posterior reaches `threshold` and it is not latched; it (and any keyword
-    then above `release`, the same utterance) stays latched until its posterior falls below `release`.
+    A keyword fires when its smoothed posterior has reached `threshold` (one value, or one per class) for `persist`
+    hops in a row (counted in `run`, which the caller keeps between hops; without it, one hop is enough) and it is
+    not latched; it (and any keyword then above `release`, the same utterance) stays latched until its posterior
+    falls below `release`.
     """
+    thr = np.broadcast_to(np.asarray(threshold, dtype=float), sm.shape)
     latched &= sm >= release
+    above = sm >= thr
+    if run is not None:
+        run[:] = np.where(above, run + 1, 0)
+        ready = run >= persist
+    else:
+        ready = above
     best, conf = 0, 0.0
     for c in range(1, len(sm)):
-        if sm[c] >= threshold and not latched[c] and sm[c] > conf:
+        if ready[c] and not latched[c] and sm[c] > conf:
             best, conf = c, float(sm[c])
     if best == 0:
         return None
@@ -88,20 +121,21 @@ def decide_step(sm: np.ndarray, latched: np.ndarray, threshold: float, release: 
     return best, conf
 
 
-def replay_posteriors(times: np.ndarray, posts: np.ndarray, threshold: float, release: float = 0.3,
-                      smooth: int = 3) -> list[tuple[float, int, float]]:
+def replay_posteriors(times: np.ndarray, posts: np.ndarray, threshold: float | np.ndarray, release: float = 0.3,
+                      smooth: int = 3, persist: int = 1) -> list[tuple[float, int, float]]:
     """The firing rule over recorded raw posteriors: (time, class index, confidence) per event.
 
     Lets the evaluation sweep thresholds (the DET curve) without running the network again.
     """
     latched = np.zeros(posts.shape[1], bool)
+    run = np.zeros(posts.shape[1], np.int64)
     kernel = np.ones(smooth) / smooth
     sm = np.stack([np.convolve(posts[:, c], kernel)[: len(posts)] for c in range(posts.shape[1])], axis=1)
     for i in range(min(smooth - 1, len(sm))):  # the first hops average over fewer posteriors, as live
         sm[i] = posts[: i + 1].mean(axis=0)
     out = []
     for i in range(len(sm)):
-        fired = decide_step(sm[i], latched, threshold, release)
+        fired = decide_step(sm[i], latched, threshold, release, run, persist)
         if fired:
             out.append((float(times[i]), fired[0], fired[1]))
     return out
@@ -110,19 +144,31 @@ def replay_posteriors(times: np.ndarray, posts: np.ndarray, threshold: float, re
 class KeywordDetector:
     """Feed `AudioChunk`s to `process`; it returns the events that became certain in them.
 
-    threshold: smoothed posterior needed to fire (default: the model's own, `model_threshold`); release: a latched
-    keyword re-arms below this; hop_s: model stride; smooth: number of hops averaged; end_offset_s: how far before the firing moment the word
-    is taken to have ended (the event's `t`), measured on training voices.
+    threshold: smoothed posterior needed to fire, for every class (default: the model's own rule, `model_rule`,
+    with its per-class overrides); release: a latched keyword re-arms below this; hop_s: model stride; smooth:
+    number of hops averaged; persist: hops in a row at or above the threshold before a keyword fires (default: the
+    model's); end_offset_s: how far before the firing moment the word is taken to have ended (the event's `t`),
+    measured on training voices.
     """
 
     def __init__(self, model_path: Path | None = None, threshold: float | None = None, release: float = 0.3,
-                 hop_s: float = 0.08, smooth: int = 3, end_offset_s: float = 0.1, session: Any = None) -> None:
+                 hop_s: float = 0.08, smooth: int | None = None, end_offset_s: float = 0.1, session: Any = None,
+                 persist: int | None = None) -> None:
         self.session = session or load_session(model_path)
+        rule = model_rule(model_path) if session is None else {"threshold": DEFAULT_THRESHOLD,
+                                                                "class_thresholds": {}, "smooth": 3, "persist": 1}
+        # an explicit threshold applies to every class; otherwise the model's, with its per-class overrides
+        self.threshold = float(rule["threshold"] if threshold is None else threshold)
+        self.thresholds = np.full(len(CLASSES), self.threshold)
         if threshold is None:
-            threshold = model_threshold(model_path) if session is None else DEFAULT_THRESHOLD
-        self.threshold, self.release, self.smooth = threshold, release, smooth
+            for cls, v in rule["class_thresholds"].items():
+                self.thresholds[CLASSES.index(cls)] = v
+        self.release = release
+        self.smooth = int(rule["smooth"] if smooth is None else smooth)
+        self.persist = int(rule["persist"] if persist is None else persist)
         self.hop_frames = max(1, int(round(hop_s * RATE / HOP)))
-        self.end_offset_s = end_offset_s
+        # a keyword that must persist fires (persist - 1) hops after its first crossing
+        self.end_offset_s = end_offset_s + (self.persist - 1) * self.hop_frames * HOP / RATE
         self.reset()
 
     def reset(self) -> None:
@@ -133,6 +179,7 @@ class KeywordDetector:
         self._t0: float | None = None
         self._posts: deque[np.ndarray] = deque(maxlen=self.smooth)
         self._latched = np.zeros(len(CLASSES), bool)
+        self._run = np.zeros(len(CLASSES), np.int64)
         self._since_hop = 0
         self._channel_energy: deque[np.ndarray] = deque(maxlen=WINDOW_FRAMES)  # per-frame, per-channel
         self.inferences = 0
@@ -185,7 +232,7 @@ class KeywordDetector:
         if self.record is not None:
             self.record.append((self._frame_time_end(), post))
         sm = np.mean(self._posts, axis=0)
-        fired = decide_step(sm, self._latched, self.threshold, self.release)
+        fired = decide_step(sm, self._latched, self.thresholds, self.release, self._run, self.persist)
         if fired is None:
             return None
         c, conf = fired

@@ -154,35 +154,49 @@ def train(epochs: int = 24, batch: int = 128, threads: int = 2, lr: float = 3e-3
     return out_dir / "best.pt"
 
 
-def export(checkpoint: Path, onnx_path: Path = MODELS / "kws.onnx", threshold: float | None = None) -> Path:
+def export(checkpoint: Path | list[Path], onnx_path: Path = MODELS / "kws.onnx", threshold: float | None = None,
+           rule: dict[str, Any] | None = None) -> Path:
     """Export a checkpoint to ONNX (input `logmel` (batch, 118, 40), output `probs` (batch, 7)); `threshold`, when
-    given, is written to the JSON beside it as the model's firing threshold (`speech.kws.model_threshold`)."""
+    given, is written to the JSON beside it as the model's firing threshold (`speech.kws.model_threshold`), and
+    `rule` (class_thresholds, smooth, persist; `speech.kws.model_rule`) beside it.
+
+    Several checkpoints: one ONNX graph that runs each network and averages their posteriors (an ensemble of
+    fine-tunes from one lineage; the cost grows with the number of members)."""
     import torch
 
-    state = torch.load(checkpoint, weights_only=False)
-    arch = state.get("arch", FIRST_ARCH)
-    model = build_model(**arch)
-    model.load_state_dict(state["model"])
-    model.eval()
+    paths = checkpoint if isinstance(checkpoint, list) else [checkpoint]
+    members, states = [], []
+    for p in paths:
+        state = torch.load(p, weights_only=False)
+        model = build_model(**state.get("arch", FIRST_ARCH))
+        model.load_state_dict(state["model"])
+        model.eval()
+        members.append(model)
+        states.append(state)
 
-    class WithSoftmax(torch.nn.Module):
+    class Averaged(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.m = model
+            self.m = torch.nn.ModuleList(members)
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
-            return torch.softmax(self.m(x), dim=1)
+            probs = [torch.softmax(m(x), dim=1) for m in self.m]
+            return probs[0] if len(probs) == 1 else torch.stack(probs).mean(dim=0)
 
     dummy = torch.zeros(1, WINDOW_FRAMES, NMELS)
     onnx_path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(WithSoftmax(), (dummy,), str(onnx_path), input_names=["logmel"], output_names=["probs"],
+    torch.onnx.export(Averaged(), (dummy,), str(onnx_path), input_names=["logmel"], output_names=["probs"],
                       dynamic_axes={"logmel": {0: "batch"}, "probs": {0: "batch"}}, opset_version=17,
                       dynamo=False)
-    meta = {"classes": list(CLASSES), "window_frames": WINDOW_FRAMES, "n_mels": NMELS,
-            "checkpoint_epoch": int(state["epoch"]),
-            "arch": arch}
+    meta: dict[str, Any] = {"classes": list(CLASSES), "window_frames": WINDOW_FRAMES, "n_mels": NMELS,
+                            "checkpoint_epoch": int(states[0]["epoch"]),
+                            "arch": states[0].get("arch", FIRST_ARCH)}
+    if len(states) > 1:
+        meta["members"] = [{"checkpoint": Path(p).parent.name + "/" + Path(p).name, "epoch": int(st["epoch"]),
+                            "arch": st.get("arch", FIRST_ARCH)} for p, st in zip(paths, states, strict=True)]
     if threshold is not None:
         meta["threshold"] = threshold
+    meta.update(rule or {})
     onnx_path.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
     return onnx_path
 
