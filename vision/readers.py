@@ -103,7 +103,8 @@ class FramedReader:
     pixels, and other neighbours share its classifier crop, under another framing. A card found in one framing
     only, or missed in one, is judged by its box score averaged over all (a missing box scores 0), and named by the
     summed confidence of the names it got. On a dense revealed hand this counts more hands right than one read.
-    Reads that do not count (`presence` None) pass through unchanged."""
+    A first framing that shows no face (a held fan of backs, an empty zone) is the answer: one read. Reads that
+    do not count (`presence` None) pass through unchanged."""
 
     def __init__(self, reader: CardReader, framings: tuple[tuple[float, float, float, float], ...] = FRAMINGS,
                  same_iou: float = 0.5) -> None:
@@ -118,10 +119,12 @@ class FramedReader:
         if presence is None:
             return self.reader.read(image, region_mm, scale, t)
         groups: list[list[Seen]] = []
-        for d in self.framings:
+        for k, d in enumerate(self.framings):
             framed = (region_mm[0] + d[0], region_mm[1] + d[1], region_mm[2] + d[2], region_mm[3] + d[3])
-            for s in sorted(self.reader.read(image, framed, scale, t, presence=MIN_PRESENCE),
-                            key=lambda s: -s.card_score):
+            seen = self.reader.read(image, framed, scale, t, presence=MIN_PRESENCE)
+            if k == 0 and all(s.code == "back" for s in seen):  # backs only (a held fan): nothing to count
+                return [s for s in seen if s.card_score >= presence]
+            for s in sorted(seen, key=lambda s: -s.card_score):
                 best, where = 0.0, None
                 for g in groups:
                     inter = s.overlap(g[0])

@@ -56,3 +56,10 @@ def test_reads_that_do_not_count_pass_through_once() -> None:
     inner = _ByFraming({0.0: [_card("red-3", 10.0, 0.8, 0.9)]})
     seen = FramedReader(inner, FRAMINGS).read(None, REGION, 1.5, 0.0)  # type: ignore[arg-type]
     assert [s.code for s in seen] == ["red-3"] and inner.calls == 1 and inner.asked == [None]
+
+
+def test_a_zone_of_backs_only_costs_one_read() -> None:
+    fan = [Seen("back", (10.0 + 11 * k, 20.0, 66.0 + 11 * k, 107.0), 0.9, 0.9) for k in range(5)]
+    inner = _ByFraming({0.0: fan})
+    assert FramedReader(inner, FRAMINGS).read(None, REGION, 1.5, 0.0, presence=0.2) == fan  # type: ignore[arg-type]
+    assert inner.calls == 1
