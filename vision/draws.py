@@ -40,6 +40,7 @@ class Visit:
     last_seen: float = 0.0
     reach: float | None = None  # the hand's reach when last taken as real (see `DrawTracker.jumped`)
     jumps: int = 0
+    jumped_reach: list[float] = field(default_factory=list)
 
 
 def settled_count(counts: list[int]) -> int:
@@ -143,13 +144,17 @@ class DrawTracker:
         palm and the cards in it came to rest and left the hand's blob, and the tip found is the arm's. Such a
         frame is neither the hand leaving nor a frame to count the carry on; the hand found again near where it
         paused goes on. (A hand moves a few centimetres a frame; `JUMP_MM` is twice that. The reach, not the
-        tip: the tip may hop between the corners of a carried fan, at the same reach.) A reach that stays away
-        `MAX_JUMPS` frames is believed."""
+        tip: the tip may hop between the corners of a carried fan, at the same reach.) A jumped reach that falls
+        on three frames in a row is the arm really going home (what stayed on the pile was a change left there),
+        and one that stays away `MAX_JUMPS` frames is believed too."""
         if v.reach is not None and abs(h.reach - v.reach) > JUMP_MM:
             v.jumps += 1
-            if v.jumps < MAX_JUMPS:
+            v.jumped_reach.append(h.reach)
+            going_back = len(v.jumped_reach) >= 3 and all(
+                b < a - 3.0 for a, b in zip(v.jumped_reach[-3:], v.jumped_reach[-2:], strict=False))
+            if v.jumps < MAX_JUMPS and not going_back:
                 return True
-        v.reach, v.jumps = h.reach, 0
+        v.reach, v.jumps, v.jumped_reach = h.reach, 0, []
         return False
 
     def forward(self, h: Hand) -> np.ndarray:

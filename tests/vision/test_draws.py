@@ -105,3 +105,18 @@ def test_a_reach_that_jumps_back_is_a_split_blob_not_the_hand_leaving() -> None:
     for _ in range(MAX_JUMPS - 1):
         assert tracker.jumped(v, hand(60.0))
     assert not tracker.jumped(v, hand(60.0))  # still there: believed
+
+
+def test_a_reach_that_jumps_back_and_keeps_going_back_is_the_hand_leaving() -> None:
+    """A jump whose reach then falls frame after frame is the arm really going home (the blob on the pile was a
+    change left there, not the hand): believed on the third falling frame, not after `MAX_JUMPS`."""
+    from vision.draws import Visit
+
+    tracker = _tracker((1000.0, 280.0))
+    v = Visit(seat=0, t=1.0, max_reach=408.0, reach=408.0)
+    hand = lambda reach: SimpleNamespace(seat=0, reach=reach)  # noqa: E731
+    assert tracker.jumped(v, hand(131.0)) and tracker.jumped(v, hand(121.0))
+    assert not tracker.jumped(v, hand(111.0))  # 131, 121, 111: going back
+    assert v.reach == 111.0
+    still = Visit(seat=0, t=1.0, max_reach=361.0, reach=361.0)
+    assert all(tracker.jumped(still, hand(r)) for r in (168.0, 168.0, 168.0, 174.0, 174.0))  # an arm at rest
