@@ -23,10 +23,10 @@ from vision.tablefile import CARD_H_MM, CARD_W_MM
 
 CARRY_MM = 80.0  # how far from the fingertips a carried card may reach: the outer cards of a held fan of four
 MIN_SHOWN = 0.25  # a carried back shows at least this share of a card (the detector learns cards from 30% visible)
-HELD_FAN_MM = 60.0
+HELD_FAN_MM = 60.0  # a back whose centre lies this near a seat's edge belongs to that seat's held fan
 JUMP_MM = 120.0  # a visiting hand's reach this far from what it last was is the arm of a split blob ...
 MAX_JUMPS = 10  # ... unless it stays there this many frames
-SIDE_MM = 160.0  # the read reaches this far to either side of the arm: a carried fan of four spreads beyond the tip  # a back whose centre lies this near a seat's edge belongs to that seat's held fan
+SIDE_MM = 160.0  # the read reaches this far to either side of the arm: a carried fan of four spreads beyond the tip
 
 
 @dataclass
@@ -107,7 +107,7 @@ class DrawTracker:
                         continue  # coming back over the pile from further in (the discard pile): not a visit
                     v = self.visits[seat] = Visit(seat, t, h.reach, last_seen=t)
                 v.t, v.max_reach = t, max(v.max_reach, h.reach)
-                v.reach, v.jumps = h.reach, 0
+                v.reach, v.jumps, v.jumped_reach = h.reach, 0, []
                 continue
             if v is None:
                 continue

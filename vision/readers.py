@@ -43,6 +43,14 @@ class Seen:
         iy = max(0.0, min(self.box_mm[3], other.box_mm[3]) - max(self.box_mm[1], other.box_mm[1]))
         return ix * iy
 
+    def same_card(self, other: Seen, iou: float = 0.5) -> bool:
+        """The two boxes show one card: they overlap by `iou`, or, given the same name, one lies mostly inside
+        the other (a box of the visible part beside one of the whole card)."""
+        inter = self.overlap(other)
+        if inter / max(self.area + other.area - inter, 1e-6) > iou:
+            return True
+        return self.code == other.code and inter >= 0.6 * min(self.area, other.area)
+
 
 MIN_PRESENCE = 0.1
 """The lowest box score a reader's detector keeps (for `read(..., presence=...)`)."""
@@ -125,18 +133,11 @@ class FramedReader:
             if k == 0 and all(s.code == "back" for s in seen):  # backs only (a held fan): nothing to count
                 return [s for s in seen if s.card_score >= presence]
             for s in sorted(seen, key=lambda s: -s.card_score):
-                best, where = 0.0, None
-                for g in groups:
-                    inter = s.overlap(g[0])
-                    iou = inter / max(s.area + g[0].area - inter, 1e-6)
-                    # a box of the visible part and one of the whole card, given the same name, are one card
-                    if iou > max(best, self.same_iou) or (
-                            s.code == g[0].code and inter >= 0.6 * min(s.area, g[0].area) and best == 0.0):
-                        best, where = max(iou, 1e-6), g
-                if where is None:
-                    groups.append([s])
+                same = [g for g in groups if s.same_card(g[0], self.same_iou)]
+                if same:  # the group whose first box it overlaps most
+                    max(same, key=lambda g: s.overlap(g[0])).append(s)
                 else:
-                    where.append(s)
+                    groups.append([s])
         n = len(self.framings)
         out = []
         for g in groups:

@@ -66,7 +66,8 @@ class RevealTracker:
             for c, cards in zc.step(image, t):
                 out += self._emit(seat, c.first_t, t, cards, 0.9 if len(c.reads) <= 2 else 0.6)
             if seat not in self.pending and self.model.absorbed[self.masks[seat]].sum() > 0.3 * CARD_AREA_PX:
-                self.pending[seat] = (t, [])
+                laid = self.touched.get(seat, t)  # the change is taken in later; it was laid when motion stopped
+                self.pending[seat] = (laid if t - LAID_WITHIN_S <= laid < t else t, [])
             if seat in self.pending:
                 if any((h.mask & self.masks[seat]).any() and not self.model.withdrawing(h, 40.0)
                        for h in self.model.hands):
@@ -75,9 +76,6 @@ class RevealTracker:
                 zone = zc.zone
                 seen = self.reader.read(image, zc.region, self.scale, t, presence=REVEAL_PRESENCE)
                 reads.append(tuple(sorted(s.code for s in seen if s.code != "back" and zone.contains(s.centre))))
-                laid = self.touched.get(seat)
-                if laid is not None and t0 - LAID_WITHIN_S <= laid < t0:
-                    t0 = laid  # the change was taken in later; the cards were laid when motion stopped
                 if len(reads) >= 2 and reads[-1] == reads[-2]:
                     del self.pending[seat]
                     out += self._emit(seat, t0, t, reads[-1], 0.8)
