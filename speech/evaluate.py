@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,38 @@ def _active_rms(x: np.ndarray) -> float:
     return augment.rms(a) if a.size else augment.rms(x)
 
 
+def lay_keywords(kws: Sequence[Utt], negatives: Sequence[Utt], rng: np.random.Generator
+                 ) -> tuple[np.ndarray, list[tuple[Utt, int, int]]]:
+    """The keyword stream's layout, shared with the mined training streams (`speech.mining`): keywords in the
+    given order, 0.8-1.5 s apart, half of them 0.2-0.6 s after a near-miss word; returns the audio and each
+    keyword with its first and last sample."""
+    pieces: list[tuple[int, np.ndarray]] = []
+    placed: list[tuple[Utt, int, int]] = []
+    pos = int(1.5 * RATE)
+    for u in kws:
+        if negatives and rng.random() < 0.5:
+            p = negatives[int(rng.integers(len(negatives)))].audio
+            pieces.append((pos, p))
+            pos += len(p) + int(rng.uniform(0.2, 0.6) * RATE)
+        pieces.append((pos, u.audio))
+        placed.append((u, pos, pos + len(u.audio)))
+        pos += len(u.audio) + int(rng.uniform(0.8, 1.5) * RATE)
+    y = np.zeros(pos + RATE, np.float32)
+    for p0, x in pieces:
+        y[p0:p0 + len(x)] += x
+    return y, placed
+
+
+def lay_back_to_back(utts: Sequence[Utt], gaps: Sequence[int]) -> np.ndarray:
+    """Utterances one after another from 0.5 s, each followed by its gap (samples): continuous speech."""
+    y = np.zeros(sum(len(u.audio) for u in utts) + sum(gaps) + RATE, np.float32)
+    pos = RATE // 2
+    for u, g in zip(utts, gaps, strict=True):
+        y[pos:pos + len(u.audio)] += u.audio
+        pos += len(u.audio) + g
+    return y
+
+
 def keyword_stream(banks: Banks, snr: float | None, seed: int, limit: int | None = None
                    ) -> tuple[np.ndarray, list[dict[str, Any]]]:
     """Held-out keywords in a stream with babble at `snr` dB (None: clean); returns audio and the truth."""
@@ -46,21 +79,9 @@ def keyword_stream(banks: Banks, snr: float | None, seed: int, limit: int | None
     kws = list(banks.keywords)
     rng.shuffle(kws)  # type: ignore[arg-type]
     kws = kws[:limit] if limit else kws
-    pieces: list[tuple[int, np.ndarray]] = []
-    truth: list[dict[str, Any]] = []
-    pos = int(1.5 * RATE)
-    for u in kws:
-        if banks.negatives and rng.random() < 0.5:
-            p = banks.negatives[int(rng.integers(len(banks.negatives)))].audio
-            pieces.append((pos, p))
-            pos += len(p) + int(rng.uniform(0.2, 0.6) * RATE)
-        pieces.append((pos, u.audio))
-        truth.append({"cls": u.cls, "lang": u.lang, "voice": u.voice, "text": u.text, "start": pos / RATE,
-                      "end": (pos + len(u.audio)) / RATE})
-        pos += len(u.audio) + int(rng.uniform(0.8, 1.5) * RATE)
-    y = np.zeros(pos + RATE, np.float32)
-    for p0, x in pieces:
-        y[p0:p0 + len(x)] += x
+    y, placed = lay_keywords(kws, banks.negatives, rng)
+    truth = [{"cls": u.cls, "lang": u.lang, "voice": u.voice, "text": u.text, "start": a / RATE, "end": b / RATE}
+             for u, a, b in placed]
     if snr is not None:
         ref = float(np.median([_active_rms(u.audio) for u in kws]))
         y = augment.mix_snr(y, babble(len(y), rng, banks.sentences, talkers=4), snr, ref_rms=ref)
@@ -71,11 +92,7 @@ def other_stream(sentences: list[Utt], snr: float | None, seed: int) -> np.ndarr
     """Continuous non-keyword speech (sentences back to back), babble at `snr` dB."""
     rng = np.random.default_rng(seed)
     gaps = [int(rng.uniform(0.1, 0.5) * RATE) for _ in sentences]
-    y = np.zeros(sum(len(s.audio) for s in sentences) + sum(gaps) + RATE, np.float32)
-    pos = RATE // 2
-    for s, g in zip(sentences, gaps, strict=True):
-        y[pos:pos + len(s.audio)] += s.audio
-        pos += len(s.audio) + g
+    y = lay_back_to_back(sentences, gaps)
     if snr is not None:
         ref = float(np.median([_active_rms(s.audio) for s in sentences[:200]]))
         y = augment.mix_snr(y, babble(len(y), rng, sentences, talkers=4), snr, ref_rms=ref)

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from speech import augment
+from speech.evaluate import lay_back_to_back, lay_keywords
 from speech.features import HOP, WIN, WINDOW_FRAMES, logmel
 from speech.kwsdata import Banks, Utt, _pick_voice, _render, babble, random_sentence
 from speech.synth import RATE, Voice
@@ -71,23 +72,10 @@ def keyword_stream(keywords: Sequence[Utt], negatives: Sequence[Utt], babble_src
                    snr: float | None, rng: np.random.Generator, talkers: int | None = None
                    ) -> tuple[np.ndarray, list[dict[str, Any]]]:
     """Keywords 0.8-1.5 s apart, half of them after a near-miss word, in babble at `snr` dB (None: clean), the
-    stream scaled to peak 0.7 (the layout of speech.evaluate.keyword_stream, with the caller's banks)."""
+    stream scaled to peak 0.7 (laid out by `speech.evaluate.lay_keywords`, as the test stream is)."""
     order = rng.permutation(len(keywords))
-    pieces: list[tuple[int, np.ndarray]] = []
-    truth: list[dict[str, Any]] = []
-    pos = int(1.5 * RATE)
-    for i in order:
-        u = keywords[int(i)]
-        if negatives and rng.random() < 0.5:
-            p = negatives[int(rng.integers(len(negatives)))].audio
-            pieces.append((pos, p))
-            pos += len(p) + int(rng.uniform(0.2, 0.6) * RATE)
-        pieces.append((pos, u.audio))
-        truth.append({"cls": u.cls, "start": pos, "end": pos + len(u.audio)})
-        pos += len(u.audio) + int(rng.uniform(0.8, 1.5) * RATE)
-    y = np.zeros(pos + RATE, np.float32)
-    for p0, x in pieces:
-        y[p0:p0 + len(x)] += x
+    y, placed = lay_keywords([keywords[int(i)] for i in order], negatives, rng)
+    truth = [{"cls": u.cls, "start": a, "end": b} for u, a, b in placed]
     if snr is not None:
         ref = float(np.median([augment.rms(u.audio[np.abs(u.audio) > 0.01]) for u in keywords[:300]]))
         y = augment.mix_snr(y, babble(len(y), rng, babble_src, talkers=talkers), snr, ref_rms=ref)
@@ -99,12 +87,7 @@ def talk_stream(utts: Sequence[Utt], babble_src: Sequence[Utt], snr: float | Non
     """Non-keyword utterances back to back in babble at `snr` dB, scaled to peak 0.7."""
     order = rng.permutation(len(utts))
     gaps = [int(rng.uniform(*gap) * RATE) for _ in order]
-    y = np.zeros(sum(len(u.audio) for u in utts) + sum(gaps) + RATE, np.float32)
-    pos = RATE // 2
-    for i, g in zip(order, gaps, strict=True):
-        a = utts[int(i)].audio
-        y[pos:pos + len(a)] += a
-        pos += len(a) + g
+    y = lay_back_to_back([utts[int(i)] for i in order], gaps)
     if snr is not None:
         ref = float(np.median([augment.rms(u.audio[np.abs(u.audio) > 0.01]) for u in utts[:300]]))
         y = augment.mix_snr(y, babble(len(y), rng, babble_src, talkers=talkers), snr, ref_rms=ref)
