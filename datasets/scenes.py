@@ -14,6 +14,7 @@ visible share; data set builds label down to `datasets.export.LABEL_MIN_VISIBLE`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -140,6 +141,31 @@ def _random_face_code(rng: np.random.Generator, codes: tuple[str, ...]) -> str:
     return str(codes[int(rng.integers(0, len(codes)))])
 
 
+PAIR_SHARE = 0.4
+"""Share of table scenes whose discard pile is topped by cards laid together, fanned (`_fanned_pair`)."""
+
+
+def _fanned_pair(cv: _Canvas, rng: np.random.Generator, centre: np.ndarray, ch: float,
+                 draw: Callable[[], Face]) -> None:
+    """Two (now and then three) cards laid on the pile together, each fanned off the one below.
+
+    Why: pairs, self-interception and several Skips at once are laid as a fan, so the lower card shows only as a
+    strip along one side: its corner index and the edge of its central figure. The camera must name that card
+    from the strip (a misnamed lower card is a wrong `play`), so the classifier learns from such strips. The
+    shift and the turn vary in size and side, since players fan their cards every way."""
+    cw = ch * CARD_W / CARD_H
+    pos = centre + rng.normal(0, ch * 0.1, 2)
+    ang = float(rng.uniform(0, 360))
+    for _ in range(2 if rng.random() < 0.85 else 3):
+        cv.add_card(draw(), card_quad(pos, ch, ang, rng, 0.01), rng)
+        along_width = rng.random() < 0.75  # fanned sideways mostly; sometimes up the card
+        shift = rng.uniform(0.28, 0.6) * (cw if along_width else ch) * rng.choice([-1.0, 1.0])
+        r = np.radians(ang)
+        axis = np.array([np.cos(r), np.sin(r)]) if along_width else np.array([-np.sin(r), np.cos(r)])
+        pos = pos + axis * shift + rng.normal(0, ch * 0.02, 2)
+        ang += float(rng.uniform(4, 26) * rng.choice([-1.0, 1.0]))
+
+
 def _table_scene(cv: _Canvas, rng: np.random.Generator, codes: tuple[str, ...]) -> None:
     """An overhead view of a game in progress."""
     h, w = cv.owner.shape
@@ -162,6 +188,8 @@ def _table_scene(cv: _Canvas, rng: np.random.Generator, codes: tuple[str, ...]) 
     for _ in range(int(rng.integers(2, 7))):
         q = card_quad(centre + rng.normal(0, ch * 0.15, 2), ch, rng.uniform(0, 360), rng, 0.01)
         cv.add_card(face(_random_face_code(rng, codes)), q, rng)
+    if rng.random() < PAIR_SHARE:
+        _fanned_pair(cv, rng, centre, ch, lambda: face(_random_face_code(rng, codes)))
     # seats around the table
     seats = rng.permutation(4)[: int(rng.integers(1, 5))]
     for s in seats:

@@ -204,10 +204,14 @@ Crops = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def load_crops(data_root: Path, copies: int = 1, more: tuple[tuple[Path, int], ...] = (), seed: int = 0,
-               crop: int = CROP, max_cover: float = MAX_COVER, workers: int = 1) -> Crops:
-    """The train and val crops of `data_root` (`copies` jittered crops per card) and of each `more` set."""
+               crop: int = CROP, max_cover: float = MAX_COVER, workers: int = 1, limit: int | None = None) -> Crops:
+    """The train and val crops of `data_root` (`copies` jittered crops per card) and of each `more` set.
+
+    `limit`: at most this many training images from each set, so that a fine-tune on a new set can keep a sample
+    of the old sets (against forgetting) without cutting all of their crops."""
     sets = [(data_root, copies), *more]
-    parts = [extract_crops(root, "train", seed + 10 * k, n, size=crop, max_cover=max_cover, workers=workers)
+    parts = [extract_crops(root, "train", seed + 10 * k, n, limit=limit, size=crop, max_cover=max_cover,
+                           workers=workers)
              for k, (root, n) in enumerate(sets)]
     vals = [extract_crops(root, "val", seed + 10 * k + 1, 1, size=crop, max_cover=max_cover, workers=workers)
             for k, (root, _) in enumerate(sets)]
@@ -220,7 +224,7 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
                      init: Path | None = None, lr: float = 3e-3,
                      more: tuple[tuple[Path, int], ...] = (), max_cover: float = MAX_COVER,
                      crop: int = CROP, device: str = "cpu", workers: int = 1, width: float = 1.0,
-                     crops: Crops | None = None) -> dict[str, float]:
+                     crops: Crops | None = None, limit: int | None = None) -> dict[str, float]:
     """Train on `data_root` train crops, report val accuracy, export `out` (.onnx) and `out.json`.
 
     `more`: further data sets with their own copies per card, e.g. close-up scenes (`--kind closeup`) weighted up:
@@ -228,7 +232,7 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
     sharp cards of hand-held photos are only about a tenth of the crops.
     `device` ("cpu", "cuda", "cuda:1"): where the crops, the augmentation and the network live; `workers`: processes
     cutting the crops; `width`: the network's channel multiplier (`make_net`); `crops`: crops already cut by
-    `load_crops` (then the data arguments are not read)."""
+    `load_crops` (then the data arguments are not read); `limit`: training images per set (`load_crops`)."""
     import torch
     from torch import nn
 
@@ -236,7 +240,7 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
     torch.manual_seed(seed)
     dev = torch.device(device)
     gen = torch.Generator().manual_seed(seed)
-    x_np, ytr, xva, yva = crops or load_crops(data_root, copies, more, seed, crop, max_cover, workers)
+    x_np, ytr, xva, yva = crops or load_crops(data_root, copies, more, seed, crop, max_cover, workers, limit)
     xtr = torch.from_numpy(x_np).to(dev)
     print(f"{len(xtr)} training crops, {len(xva)} val crops, on {dev}", flush=True)
     net = Factorised.build(names, width).to(dev)
@@ -361,6 +365,7 @@ if __name__ == "__main__":
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--more", action="append", default=[], metavar="PATH[:COPIES]",
                     help="another data set to draw crops from, with its own copies per card (repeatable)")
+    ap.add_argument("--limit", type=int, default=None, help="at most this many training images from each set")
     ap.add_argument("--max-cover", type=float, default=MAX_COVER, help="leave out crops covered more than this")
     ap.add_argument("--crop", type=int, default=CROP, help="crop side in pixels (the net is all-convolutional, so "
                     "--init weights from another side still load)")
@@ -379,4 +384,4 @@ if __name__ == "__main__":
     print(train_classifier(a.data, a.out, list(CLASS_NAMES), a.epochs, copies=a.copies, minutes=a.minutes,
                            init=a.init, lr=a.lr, seed=a.seed, more=tuple(parse_more(m) for m in a.more),
                            max_cover=a.max_cover, crop=a.crop, batch=a.batch, device=a.device,
-                           workers=a.workers, width=a.width))
+                           workers=a.workers, width=a.width, limit=a.limit))

@@ -88,3 +88,25 @@ def test_render_scene_reports_visibility() -> None:
     assert len(scene.visible) == len(scene.codes) == len(scene.boxes)
     clear = render_scene(np.random.default_rng(4), ALL_CODES, kind="table", min_visible=0.9)
     assert sorted(clear.codes) == sorted(c for c, v in zip(scene.codes, scene.visible, strict=True) if v >= 0.9)
+
+
+def test_a_fanned_pair_shows_the_lower_card_as_a_labelled_strip() -> None:
+    """Cards laid together (CH-PAIR, OL-INTERCEPT) fan: the lower one shows partly, enough to be labelled and named
+    (`datasets.scenes._fanned_pair`), and the top one shows whole."""
+    from datasets.faces import render_face
+    from datasets.scenes import _Canvas, _fanned_pair
+
+    strips = 0
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        cv = _Canvas(np.full((480, 640, 3), 90, np.uint8))
+        faces = iter([render_face(c, rng, "classic") for c in ("red-6", "blue-skip", "green-2")])
+        _fanned_pair(cv, rng, np.array([320.0, 240.0]), 120.0, faces.__next__)
+        assert cv.codes[:2] == ["red-6", "blue-skip"]
+        shown = np.bincount(cv.owner.ravel(), minlength=len(cv.codes) + 1)[1:]
+        areas = [float(np.hypot(*(q[1] - q[0])) * np.hypot(*(q[3] - q[0]))) for q in cv.quads]
+        share = shown / np.array(areas)
+        assert share[-1] > 0.97, "the top card shows whole"
+        assert 0.1 < share[0] < 0.9, f"the lower card shows as a strip, not {share[0]:.2f} of it"
+        strips += share[0] >= 0.3  # labelled (`datasets.export.LABEL_MIN_VISIBLE`)
+    assert strips >= 9
