@@ -26,6 +26,7 @@ MIN_SHOWN = 0.25  # a carried back shows at least this share of a card (the dete
 HELD_FAN_MM = 60.0  # a back whose centre lies this near a seat's edge belongs to that seat's held fan
 JUMP_MM = 120.0  # a visiting hand's reach this far from what it last was is the arm of a split blob ...
 MAX_JUMPS = 10  # ... unless it stays there this many frames
+LIFTED_MOVING = 0.5  # a back in the draw zone, clear of the pile's centre, whose box moves this much is lifted
 SIDE_MM = 160.0  # the read reaches this far to either side of the arm: a carried fan of four spreads beyond the tip
 
 
@@ -176,6 +177,7 @@ class DrawTracker:
     def _count(self, image: np.ndarray, h: Hand, t: float) -> int:
         seen = self.reader.read(image, self.count_region(h), self.scale, t)
         grown = cv2.dilate(h.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+        moving = cv2.dilate(self.model.motion.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
         pile = self.zone.centre
         seats = self.model.table.seat_zones()
 
@@ -186,8 +188,13 @@ class DrawTracker:
                 return False  # the seat's own fan, or a sliver: a corner peeping out, never a card of its own
             if inside_share(s, grown) >= 0.5:
                 return True
-            if self.zone.contains(s.centre) or any(z.contains(s.centre) for z in seats):
-                return False  # the pile, or a hand of backs lying at a seat, near the fingers but not carried
+            if self.zone.contains(s.centre):
+                # the pile's cards lie still; a back on the move there has been lifted off it. The hand's blob
+                # may have lost the fingers holding it (a hand the colour of the table), and the card still lies
+                # in the zone as the arm withdraws, a card's length beyond the tip the blob gives
+                return inside_share(s, moving) >= LIFTED_MOVING
+            if any(z.contains(s.centre) for z in seats):
+                return False  # a hand of backs lying at a seat, near the fingers but not carried
             # cards held at the fingertips stick out beyond the skin: a back whose box comes within a card's
             # width of the tip is in the hand too
             x0, y0, x1, y1 = s.box_mm

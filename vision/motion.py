@@ -22,6 +22,7 @@ from vision.tablefile import CARD_H_MM, CARD_W_MM, Table
 
 LOW = 0.4  # raster pixels per table mm
 CARD_AREA_PX = CARD_W_MM * CARD_H_MM * LOW * LOW
+COLOUR_MOTION = 30  # a change of this much in any colour channel between frames is motion (see `update`)
 
 
 @dataclass
@@ -72,6 +73,7 @@ class ForegroundModel:
         self.absorb_frames, self.min_hand_px, self.min_blob_px = absorb_frames, min_hand_px, min_blob_px
         self.bg: np.ndarray | None = None
         self.prev: np.ndarray | None = None
+        self.prev_colour: np.ndarray | None = None
         self.still = np.zeros((self.raster.h, self.raster.w), np.uint8)
         self._k3, self._k5 = np.ones((3, 3), np.uint8), np.ones((5, 5), np.uint8)
         self._hand_mask: np.ndarray | None = None
@@ -91,15 +93,22 @@ class ForegroundModel:
 
     def update(self, image: np.ndarray, t: float = 0.0) -> None:
         low = self.raster.warp(image)
-        grey = cv2.cvtColor(low, cv2.COLOR_BGR2GRAY)
         if self.bg is None or self.prev is None:
             self.bg = low.copy()
             self.bg_f = low.astype(np.float32)
-            self.prev = grey
+            self.prev = cv2.cvtColor(low, cv2.COLOR_BGR2GRAY)
+            self.prev_colour = low
         self.low = low
+        grey = cv2.cvtColor(low, cv2.COLOR_BGR2GRAY)
         motion = cv2.threshold(cv2.absdiff(grey, self.prev), self.motion_threshold, 255, cv2.THRESH_BINARY)[1]
+        # a change of hue is motion too: a sleeve may match the table's brightness, and an arm whose arrival shows
+        # no motion is taken into the background as it reaches out (its hand then vanishes mid-draw). Colour
+        # noise is larger than brightness noise, hence the higher bar on the channels.
+        sb, sg, sr = cv2.split(cv2.absdiff(low, self.prev_colour))
+        hue = cv2.threshold(cv2.max(cv2.max(sb, sg), sr), COLOUR_MOTION, 255, cv2.THRESH_BINARY)[1]
+        motion = cv2.max(motion, hue)
         self.motion = motion > 0
-        self.prev = grey
+        self.prev, self.prev_colour = grey, low
         b, g, r = cv2.split(cv2.absdiff(low, self.bg))
         diff = cv2.max(cv2.max(b, g), r)
         fg = cv2.threshold(diff, self.fg_threshold, 1, cv2.THRESH_BINARY)[1]

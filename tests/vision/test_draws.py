@@ -120,3 +120,41 @@ def test_a_reach_that_jumps_back_and_keeps_going_back_is_the_hand_leaving() -> N
     assert v.reach == 111.0
     still = Visit(seat=0, t=1.0, max_reach=361.0, reach=361.0)
     assert all(tracker.jumped(still, hand(r)) for r in (168.0, 168.0, 168.0, 174.0, 174.0))  # an arm at rest
+
+
+class _ReaderOf:
+    """A card reader that sees the given boxes wherever it looks."""
+
+    def __init__(self, seen: list[Seen]) -> None:
+        self.seen = seen
+
+    def read(self, *_args: Any, **_kwargs: Any) -> list[Seen]:
+        return self.seen
+
+
+def test_a_back_lifted_off_the_pile_counts_when_it_moves_and_the_pile_does_not() -> None:
+    """A hand the colour of the table: the blob keeps the arm but loses the fingers, so the card they lift off the
+    pile lies a card's length beyond the tip and still inside the draw zone as the arm withdraws. It is carried
+    when it moves; a back lying still in the zone is the pile's own (messy) edge."""
+    from vision.motion import LOW, ForegroundModel
+    from vision.tablefile import CARD_W_MM, default_table
+
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    pile = table.draw.centre
+    centre = pile + np.array([0.0, 45.0])  # slid 45 mm off the pile, towards seat 0
+    assert table.draw.contains(centre)
+    lifted = _back(centre[0] - CARD_W_MM / 2, centre[1] - CARD_H_MM / 2, centre[0] + CARD_W_MM / 2,
+                   centre[1] + CARD_H_MM / 2)
+    on_pile = _back(pile[0] - CARD_W_MM / 2, pile[1] - CARD_H_MM / 2, pile[0] + CARD_W_MM / 2, pile[1] + CARD_H_MM / 2)
+    tracker = DrawTracker(model, reader=_ReaderOf([on_pile, lifted]))  # type: ignore[arg-type]
+    hand = SimpleNamespace(seat=0, tip=centre + np.array([0.0, CARD_H_MM + 40.0]),
+                           mask=np.zeros((model.raster.h, model.raster.w), bool))
+    image = np.zeros((int(table.height), int(table.width), 3), np.uint8)
+    model.motion = np.zeros((model.raster.h, model.raster.w), bool)
+    assert tracker._count(image, hand, 1.0) == 0  # nothing moves: the pile
+    x0, y0, x1, y1 = (np.array(lifted.box_mm) * LOW).astype(int)
+    model.motion[y0:y1, x0:x1] = True  # the lifted card moves (and the pile's top shifts under it)
+    model.motion[int(on_pile.box_mm[1] * LOW):y1, x0:x1] = True
+    assert tracker._count(image, hand, 1.0) == 1  # the lifted card, never the pile

@@ -68,3 +68,33 @@ def test_a_plain_sleeve_stays_foreground_while_its_hand_moves() -> None:
     sleeve[int(265 * LOW):int(295 * LOW), int(900 * LOW):int(990 * LOW)] = True
     assert (model.fg & sleeve).sum() > 0.9 * sleeve.sum()
     assert model.hands[0].tip[0] < 600  # the hand's tip, joined to its arm
+
+
+def test_a_sleeve_as_bright_as_the_table_still_moves() -> None:
+    """A teal sleeve on a pink table: equal brightness, different hue. Its arrival is motion, so the arm is not taken
+    into the background as it reaches out (it was, and the hand vanished mid-draw, its draw never counted)."""
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table, absorb_frames=5)
+    pink = np.array([150, 140, 200], np.uint8)
+    teal = np.array([150, 150, 60], np.uint8)
+    teal = np.clip(teal.astype(int) + (int(_grey(pink)) - int(_grey(teal))), 0, 255).astype(np.uint8)
+    assert abs(int(_grey(pink)) - int(_grey(teal))) <= 2  # no change a grey difference could see
+    empty = np.empty((int(table.height), int(table.width), 3), np.uint8)
+    empty[:] = pink
+    model.update(empty, 0.0)
+    for k in range(12):
+        frame = empty.copy()
+        x = 700 - 25 * k  # the arm slides in from the right edge, the hand at its end out of view of this test
+        frame[260:300, x:1000] = teal
+        model.update(frame, 0.1 * (k + 1))
+        front = np.zeros_like(model.motion)
+        front[int(270 * LOW):int(290 * LOW), int((x + 3) * LOW):int((x + 22) * LOW)] = True
+        assert (model.motion & front).sum() > 0.8 * front.sum(), f"frame {k}: the sleeve's arrival is motion"
+    assert len(model.hands) == 1 and model.hands[0].tip[0] < 450
+
+
+def _grey(bgr: np.ndarray) -> int:
+    import cv2
+
+    return int(cv2.cvtColor(bgr.reshape(1, 1, 3), cv2.COLOR_BGR2GRAY)[0, 0])
