@@ -27,6 +27,7 @@ HELD_FAN_MM = 60.0  # a back whose centre lies this near a seat's edge belongs t
 JUMP_MM = 120.0  # a visiting hand's reach this far from what it last was is the arm of a split blob ...
 MAX_JUMPS = 10  # ... unless it stays there this many frames
 LIFTED_MOVING = 0.5  # a back in the draw zone, clear of the pile's centre, whose box moves this much is lifted
+EXTRA_READS = 4  # reads a carry may take beyond `DrawTracker.reads` while its count is still rising
 SIDE_MM = 160.0  # the read reaches this far to either side of the arm: a carried fan of four spreads beyond the tip
 
 
@@ -51,6 +52,13 @@ def settled_count(counts: list[int]) -> int:
     if len(counts) < 2:
         return max(counts, default=0)
     return sorted(counts)[-2]
+
+
+def still_rising(counts: list[int], reads: int) -> bool:
+    """True when the last read saw more cards than the reads so far settle on, and fewer than `EXTRA_READS` more
+    reads were taken: a card dragged off the pile clears it only as the arm withdraws (the detector boxes the pile
+    and the card sliding off it as one until then), so the carry is read until it has shown on two frames."""
+    return reads <= len(counts) < reads + EXTRA_READS and counts[-1] > settled_count(counts)
 
 
 def without_merged(backs: list[Seen]) -> list[Seen]:
@@ -120,9 +128,9 @@ class DrawTracker:
                 else:
                     continue
             v.frames_out += 1
-            if len(v.counts) < self.reads:
+            if len(v.counts) < self.reads or still_rising(v.counts, self.reads):
                 v.counts.append(self._count(image, h, t))
-            if len(v.counts) >= self.reads:
+            if len(v.counts) >= self.reads and not still_rising(v.counts, self.reads):
                 del self.visits[seat]
                 n = settled_count(v.counts)
                 if n > 0:
@@ -188,13 +196,16 @@ class DrawTracker:
                 return False  # the seat's own fan, or a sliver: a corner peeping out, never a card of its own
             if inside_share(s, grown) >= 0.5:
                 return True
+            # the pile's cards lie still; a back on the move clear of it has been lifted off it. The hand's blob
+            # may have lost the fingers holding it (a hand the colour of the table): the card then lies a card's
+            # length beyond the tip the blob gives, in the zone or on the way home
+            on_the_move = inside_share(s, moving) >= LIFTED_MOVING
             if self.zone.contains(s.centre):
-                # the pile's cards lie still; a back on the move there has been lifted off it. The hand's blob
-                # may have lost the fingers holding it (a hand the colour of the table), and the card still lies
-                # in the zone as the arm withdraws, a card's length beyond the tip the blob gives
-                return inside_share(s, moving) >= LIFTED_MOVING
+                return on_the_move
             if any(z.contains(s.centre) for z in seats):
                 return False  # a hand of backs lying at a seat, near the fingers but not carried
+            if on_the_move:
+                return True
             # cards held at the fingertips stick out beyond the skin: a back whose box comes within a card's
             # width of the tip is in the hand too
             x0, y0, x1, y1 = s.box_mm

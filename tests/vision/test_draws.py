@@ -158,3 +158,40 @@ def test_a_back_lifted_off_the_pile_counts_when_it_moves_and_the_pile_does_not()
     model.motion[y0:y1, x0:x1] = True  # the lifted card moves (and the pile's top shifts under it)
     model.motion[int(on_pile.box_mm[1] * LOW):y1, x0:x1] = True
     assert tracker._count(image, hand, 1.0) == 1  # the lifted card, never the pile
+
+
+def test_a_back_on_the_move_far_beyond_the_tip_is_carried_but_one_lying_still_is_not() -> None:
+    """On the way home, clear of the draw zone, the card held by fingers the blob lost lies further from the tip
+    than `CARRY_MM`: it is carried because it moves with the arm; a back lying still there is not."""
+    from vision.draws import CARRY_MM
+    from vision.motion import LOW, ForegroundModel
+    from vision.tablefile import CARD_W_MM, default_table
+
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    x0 = table.draw.bounds()[0] - CARD_W_MM - 10.0  # just left of the draw zone, towards seat 1
+    centre = np.array([x0 + CARD_W_MM / 2, table.draw.centre[1]])
+    assert not table.draw.contains(centre) and not any(z.contains(centre) for z in table.seat_zones())
+    back = _back(x0, centre[1] - CARD_H_MM / 2, x0 + CARD_W_MM, centre[1] + CARD_H_MM / 2)
+    tracker = DrawTracker(model, reader=_ReaderOf([back]))  # type: ignore[arg-type]
+    hand = SimpleNamespace(seat=1, tip=np.array([x0 - CARRY_MM - 30.0, centre[1]]),
+                           mask=np.zeros((model.raster.h, model.raster.w), bool))
+    image = np.zeros((int(table.height), int(table.width), 3), np.uint8)
+    model.motion = np.zeros((model.raster.h, model.raster.w), bool)
+    assert tracker._count(image, hand, 1.0) == 0
+    bx0, by0, bx1, by1 = (np.array(back.box_mm) * LOW).astype(int)
+    model.motion[by0:by1, bx0:bx1] = True
+    assert tracker._count(image, hand, 1.0) == 1
+
+
+def test_a_carry_whose_count_is_still_rising_is_read_on() -> None:
+    """A card dragged off the pile is boxed with the pile until it clears it: the reads go on while the last one
+    saw more than the reads settle on, up to `EXTRA_READS` more."""
+    from vision.draws import EXTRA_READS, still_rising
+
+    assert not still_rising([0, 0, 0], 5)  # fewer than the usual reads: the caller reads on anyway
+    assert still_rising([0, 0, 0, 0, 1], 5)  # the card just cleared the pile
+    assert not still_rising([0, 0, 0, 0, 1, 1], 5)  # seen twice: settled at 1
+    assert not still_rising([1, 1, 1, 1, 1], 5)
+    assert not still_rising([0] * (4 + EXTRA_READS) + [1], 5)  # read long enough
