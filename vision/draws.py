@@ -128,9 +128,9 @@ class DrawTracker:
                 else:
                     continue
             v.frames_out += 1
-            if len(v.counts) < self.reads or still_rising(v.counts, self.reads):
+            if not self.settled(v.counts):
                 v.counts.append(self._count(image, h, t))
-            if len(v.counts) >= self.reads and not still_rising(v.counts, self.reads):
+            if self.settled(v.counts):
                 del self.visits[seat]
                 n = settled_count(v.counts)
                 if n > 0:
@@ -165,6 +165,10 @@ class DrawTracker:
                 return True
         v.reach, v.jumps, v.jumped_reach = h.reach, 0, []
         return False
+
+    def settled(self, counts: list[int]) -> bool:
+        """A carry's reads are done: the usual number of them, and the count no longer rising (`still_rising`)."""
+        return len(counts) >= self.reads and not still_rising(counts, self.reads)
 
     def forward(self, h: Hand) -> np.ndarray:
         """The unit vector from the hand's seat edge to its tip: the way the arm points."""

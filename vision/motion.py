@@ -93,25 +93,20 @@ class ForegroundModel:
 
     def update(self, image: np.ndarray, t: float = 0.0) -> None:
         low = self.raster.warp(image)
-        if self.bg is None or self.prev is None:
+        grey = cv2.cvtColor(low, cv2.COLOR_BGR2GRAY)
+        if self.bg is None or self.prev is None or self.prev_colour is None:
             self.bg = low.copy()
             self.bg_f = low.astype(np.float32)
-            self.prev = cv2.cvtColor(low, cv2.COLOR_BGR2GRAY)
-            self.prev_colour = low
+            self.prev, self.prev_colour = grey, low
         self.low = low
-        grey = cv2.cvtColor(low, cv2.COLOR_BGR2GRAY)
         motion = cv2.threshold(cv2.absdiff(grey, self.prev), self.motion_threshold, 255, cv2.THRESH_BINARY)[1]
         # a change of hue is motion too: a sleeve may match the table's brightness, and an arm whose arrival shows
         # no motion is taken into the background as it reaches out (its hand then vanishes mid-draw). Colour
         # noise is larger than brightness noise, hence the higher bar on the channels.
-        sb, sg, sr = cv2.split(cv2.absdiff(low, self.prev_colour))
-        hue = cv2.threshold(cv2.max(cv2.max(sb, sg), sr), COLOUR_MOTION, 255, cv2.THRESH_BINARY)[1]
-        motion = cv2.max(motion, hue)
-        self.motion = motion > 0
+        hue = cv2.threshold(_channel_diff(low, self.prev_colour), COLOUR_MOTION, 255, cv2.THRESH_BINARY)[1]
+        self.motion = cv2.bitwise_or(motion, hue) > 0
         self.prev, self.prev_colour = grey, low
-        b, g, r = cv2.split(cv2.absdiff(low, self.bg))
-        diff = cv2.max(cv2.max(b, g), r)
-        fg = cv2.threshold(diff, self.fg_threshold, 1, cv2.THRESH_BINARY)[1]
+        fg = cv2.threshold(_channel_diff(low, self.bg), self.fg_threshold, 1, cv2.THRESH_BINARY)[1]
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self._k3)
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._k5)
         self.fg = fg > 0
@@ -194,6 +189,12 @@ class ForegroundModel:
 
     def mm_to_px(self, xy: np.ndarray) -> tuple[int, int]:
         return int(np.clip(xy[0] * LOW, 0, self.raster.w - 1)), int(np.clip(xy[1] * LOW, 0, self.raster.h - 1))
+
+
+def _channel_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest change over the three colour channels between two BGR images."""
+    ch = cv2.split(cv2.absdiff(a, b))
+    return cv2.max(cv2.max(ch[0], ch[1]), ch[2])
 
 
 def _seat_edges(table: Table) -> list[tuple[np.ndarray, float]]:
