@@ -5,9 +5,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 # Debian packages the project uses: speech synthesis and audio (espeak-ng, sox, libportaudio2, ffmpeg),
 # browser tests (chromium, chromium-driver), the PostgreSQL server the store tests start, and the other offline
-# voices `unotable train-speech` synthesises its training data with (flite, festival and its voices).
+# voices `unotable train-speech` synthesises its training data with (flite, festival and its voices, with the
+# speakers of other languages of speech/accents.py).
 APT_PACKAGES := espeak-ng sox libportaudio2 ffmpeg chromium chromium-driver postgresql \
-	flite festival festvox-ru festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
+	flite festival festvox-ru festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts \
+	festival-czech festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
+	festvox-italp16k festvox-itapc16k festvox-suopuhe-common festvox-suopuhe-lj festvox-suopuhe-mv \
+	festival-hi festvox-hi-nsk festival-mr festvox-mr-nsk festival-te festvox-te-nsk festival-ca festvox-ca-ona-hts
 RUN_EXTRAS := audio
 TEST_EXTRAS := dev,train,audio
 SUDO := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null && echo sudo)

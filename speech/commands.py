@@ -162,7 +162,8 @@ def _eval(args: argparse.Namespace) -> int:
             r = ev.evaluate(bank, snrs=(10.0,), threshold=args.threshold, limit=120, fa_limit=150,
                             digits_limit=300, png=args.png, model_path=args.model)
         else:
-            r = ev.evaluate(bank, threshold=args.threshold, png=args.png, model_path=args.model)
+            r = ev.evaluate(bank, threshold=args.threshold, png=args.png, model_path=args.model,
+                            accent_bank=bank.with_name("banks_accent_test.pkl"))
     except SpeechInputError as exc:
         return _err(str(exc))
     ev.save_report(r, args.json)

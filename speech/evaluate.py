@@ -10,6 +10,9 @@ Corpora (all built from data/speech/banks_test.pkl, voices held out of training,
   held-out voices at each SNR;
 - other speech: held-out sentences of table talk back to back (with near-miss words), babble at 10 dB, for false
   alarms per hour;
+- unheard speakers (data/speech/banks_accent_test.pkl, when built): the festival voices of other languages held out
+  of training (speech/accents.py) saying the keywords in clean speech and in 10 dB babble of the held-out English
+  and Russian voices, and their own sentences for false alarms;
 - real speech: the 3,000 recordings of ../shared/datasets/spoken-digits-en, one after another, for false alarms on
   real voices ("one" is the nearest word to "uno").
 """
@@ -159,10 +162,11 @@ def _recall_table(truth: list[dict[str, Any]], hits: list[bool], key: str) -> di
 def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0, 5.0, 0.0),
              threshold: float | None = None, limit: int | None = None, fa_limit: int | None = None,
              digits_limit: int | None = None, png: Path | None = None,
-             model_path: Path | None = None) -> dict[str, Any]:
+             model_path: Path | None = None, accent_bank: Path | None = None) -> dict[str, Any]:
     """The whole evaluation; returns a JSON-able report (and writes the DET curve to `png`).
 
-    `model_path`: a keyword model other than the shipped one (a candidate from a training run)."""
+    `model_path`: a keyword model other than the shipped one (a candidate from a training run); `accent_bank`: the
+    held-out speakers of other languages (skipped when absent)."""
     from tqdm import tqdm
 
     det = KeywordDetector(model_path, threshold=threshold)
@@ -194,6 +198,8 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
             "time_error_median_s": float(np.median(np.array(sc["latencies"]) - off)) if sc["latencies"] else None,
             "extra_fires": sc["extra_fires"], "words": len(truth),
         }
+    if accent_bank is not None and accent_bank.is_file():
+        report["unheard_speakers"] = unheard_speakers(det, load_banks(accent_bank), banks)
     # false alarms on continuous other speech (10 dB babble) and on real digits
     sents = banks.sentences[:fa_limit] if fa_limit else banks.sentences
     audio = other_stream(sents, 10.0, seed=8)
@@ -217,6 +223,27 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
     if png is not None and "10dB" in cache:
         report["det_png"] = str(det_curve(cache["10dB"], (t_o, p_o, hours), dig, det, png))
     return report
+
+
+def unheard_speakers(det: KeywordDetector, accent: Banks, test: Banks) -> dict[str, Any]:
+    """Recall on held-out speakers of other languages (clean and in 10 dB babble of the held-out English and
+    Russian voices) and their false alarms per hour on their own talk (10 dB)."""
+    thr = det.thresholds
+    out: dict[str, Any] = {"voices": sorted({u.voice for u in accent.keywords})}
+    mixed = Banks(keywords=accent.keywords, negatives=accent.negatives, sentences=test.sentences)
+    for name, snr in (("clean", None), ("10dB", 10.0)):
+        audio, truth = keyword_stream(mixed, snr, seed=9)
+        times, posts, _ = posteriors(det, audio)
+        sc = score_keywords(replay_posteriors(times, posts, thr, det.release, det.smooth, det.persist), truth)
+        hits = sc["hits"]
+        out[name] = {"recall": float(np.mean(hits)) if hits else 0.0, "words": len(truth),
+                     "by_class": _recall_table(truth, hits, "cls"), "by_voice": _recall_table(truth, hits, "voice")}
+    audio = other_stream(accent.sentences, 10.0, seed=10)
+    hours = len(audio) / RATE / 3600
+    t_o, p_o, _ = posteriors(det, audio)
+    fires = replay_posteriors(t_o, p_o, thr, det.release, det.smooth, det.persist)
+    out["talk"] = {"hours": hours, "false_alarms": len(fires), "fa_per_hour": len(fires) / hours if hours else 0.0}
+    return out
 
 
 def _count(items: Any) -> dict[str, int]:
@@ -291,6 +318,12 @@ def format_report(r: dict[str, Any]) -> str:
     else:
         lines.append(f"real spoken digits ({d['files']} files, {d['hours']:.2f} h): {d['false_alarms']} false alarms"
                      f" = {d['fa_per_hour']:.2f}/h {d['by_class']}")
+    a = r.get("unheard_speakers")
+    if a:
+        lines.append(f"unheard speakers of other languages ({', '.join(a['voices'])}): recall clean "
+                     f"{a['clean']['recall']:.1%}, 10 dB {a['10dB']['recall']:.1%} ("
+                     + "  ".join(f"{k} {v['recall']:.0%}" for k, v in a["10dB"]["by_class"].items())
+                     + f"); their talk: {a['talk']['false_alarms']} false alarms in {a['talk']['hours']:.2f} h")
     if "det_png" in r:
         lines.append(f"DET curve: {r['det_png']}")
     return "\n".join(lines)

@@ -9,6 +9,10 @@ Engines (all Debian packages, all offline):
 - `flite` (package flite): English voices kal, kal16, awb, rms, slt.
 - `festival` (packages festival, festvox-kallpc16k, festvox-kdlpc16k, festvox-us-slt-hts, festvox-ru): English kal,
   ked, slt (HTS) and the Russian msu_ru_nsh voice.
+- festival's voices of other languages (`ACCENT_VOICES`: Czech, Italian, Finnish, Catalan, Hindi, Marathi, Telugu;
+  packages festvox-czech-*, festvox-ita*, festvox-suopuhe-*, festvox-*-nsk, festvox-ca-ona-hts). Each is a real
+  speaker recorded for diphone or HTS synthesis, so they add speakers (a woman, a child, older and younger men) where
+  English and Russian have a handful; they say the keywords as those speakers would (`speech.accents`).
 """
 
 from __future__ import annotations
@@ -36,6 +40,28 @@ FESTIVAL_VOICES: dict[str, tuple[str, ...]] = {
     "en": ("voice_kal_diphone", "voice_ked_diphone", "voice_cmu_us_slt_arctic_hts"),
     "ru": ("voice_msu_ru_nsh_clunits",),
 }
+
+#: festival voices of other languages: voice -> (language, script its text must be written in)
+ACCENT_VOICES: dict[str, tuple[str, str]] = {
+    "voice_czech_dita": ("cs", "latin"),
+    "voice_czech_krb": ("cs", "latin"),
+    "voice_czech_machac": ("cs", "latin"),
+    "voice_czech_ph": ("cs", "latin"),
+    "voice_lp_diphone": ("it", "latin"),
+    "voice_pc_diphone": ("it", "latin"),
+    "voice_hy_fi_mv_diphone": ("fi", "latin"),
+    "voice_suo_fi_lj_diphone": ("fi", "latin"),
+    "voice_upc_ca_ona_hts": ("ca", "latin"),
+    "voice_hindi_NSK_diphone": ("hi", "deva"),
+    "voice_marathi_NSK_diphone": ("mr", "deva"),
+    "voice_telugu_NSK_diphone": ("te", "telu"),
+}
+
+#: festival's voices of these languages read text in a legacy 8-bit encoding (UTF-8 letters come out spelled)
+FESTIVAL_TEXT_ENCODING: dict[str, str] = {"cs": "iso-8859-2", "it": "latin-1", "fi": "latin-1", "ca": "latin-1"}
+
+#: the Indic diphone voices carry a recording hiss 20-40 dB below their peak: trim their silence at -22 dB
+TRIM_DB: dict[str, float] = {"hi": -22.0, "mr": -22.0, "te": -22.0}
 
 
 class SynthError(RuntimeError):
@@ -109,6 +135,13 @@ def list_voices(lang: str | None = None) -> list[Voice]:
     return voices
 
 
+def accent_voices() -> list[Voice]:
+    """The installed festival voices of other languages (`ACCENT_VOICES`); `Voice.lang` is their own language."""
+    if not available_engines()["festival"]:
+        return []
+    return [Voice("festival", v, lang) for v, (lang, _script) in ACCENT_VOICES.items() if _festival_voice_installed(v)]
+
+
 def _read_wav_bytes(data: bytes) -> tuple[np.ndarray, int]:
     import soundfile as sf
 
@@ -177,7 +210,12 @@ def synthesize_float(text: str, voice: Voice, speed: float = 1.0, pitch: int = 5
                 if not available_engines()["festival"]:
                     raise SynthError("festival is not installed (Debian packages festival, festvox-*)")
                 cmd = ["text2wave", "-eval", f"({voice.name})", "-o", out]
-                res = subprocess.run(cmd, input=text.encode("utf-8"), capture_output=True, check=False)
+                enc = FESTIVAL_TEXT_ENCODING.get(voice.lang, "utf-8")
+                try:
+                    data = text.encode(enc)
+                except UnicodeEncodeError as exc:
+                    raise SynthError(f"festival voice {voice.name} reads {enc}; cannot write {text!r} in it") from exc
+                res = subprocess.run(cmd, input=data, capture_output=True, check=False)
             if res.returncode != 0 or not os.path.exists(out):
                 raise SynthError(f"{voice.engine} failed for voice {voice.name}: "
                                  f"{res.stderr.decode(errors='replace').strip()[:300]}")
@@ -189,7 +227,7 @@ def synthesize_float(text: str, voice: Voice, speed: float = 1.0, pitch: int = 5
         sr = int(round(sr * speed))  # festival ignores duration settings from text2wave: speed up by resampling
     x = resample(x, sr, RATE)
     if trim:
-        x = trim_silence(x)
+        x = trim_silence(x, rel_db=TRIM_DB.get(voice.lang, -40.0))
     peak = float(np.max(np.abs(x))) if x.size else 0.0
     if peak > 0:
         x = x * (0.5 / peak)

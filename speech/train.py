@@ -203,11 +203,16 @@ def export(checkpoint: Path | list[Path], onnx_path: Path = MODELS / "kws.onnx",
 
 def build_data(workers: int = 2, n_train: int = 50000, n_val: int = 4000, scale: float = 1.0) -> None:
     """Synthesise the training banks and windows, and the held-out test banks (data/speech/)."""
+    from speech.accents import merge_banks, render_accent_bank
     from speech.kwsdata import build_banks, build_examples, save_banks
 
     DATA.mkdir(parents=True, exist_ok=True)
     b = build_banks(False, int(200 * scale), max(1, int(25 * scale)), int(500 * scale), seed=11, workers=workers)
-    save_banks(b, DATA / "banks_train.pkl")
+    # festival's speakers of other languages (speech/accents.py): more speakers, trained on beside the rest
+    acc = render_accent_bank(False, max(1, int(12 * scale)), max(2, int(60 * scale)), max(2, int(30 * scale)),
+                             seed=101, workers=workers)
+    save_banks(acc, DATA / "banks_accent_train.pkl")
+    save_banks(merge_banks(b, acc), DATA / "banks_train.pkl")
     f, lab = build_examples(DATA / "banks_train.pkl", int(n_train * scale), seed=5, workers=workers)
     np.savez(DATA / "train.npz", x=f, y=lab)
     f, lab = build_examples(DATA / "banks_train.pkl", int(n_val * scale), seed=6, workers=workers)
@@ -215,3 +220,6 @@ def build_data(workers: int = 2, n_train: int = 50000, n_val: int = 4000, scale:
     b = build_banks(True, max(2, int(40 * scale)), max(1, int(6 * scale)), int(1000 * scale), seed=12,
                     workers=workers)
     save_banks(b, DATA / "banks_test.pkl")
+    acc = render_accent_bank(True, max(2, int(10 * scale)), max(2, int(60 * scale)), max(2, int(40 * scale)),
+                             seed=102, workers=workers)
+    save_banks(acc, DATA / "banks_accent_test.pkl")

@@ -1,12 +1,17 @@
-"""The Wild Draw Four challenge, judged on the hand the challenged player reveals (FA-W4, MA-CHALLENGE,
-OL-W4-CHALLENGE)."""
+"""The Wild Draw Four challenge (FA-W4, MA-CHALLENGE, OL-W4-CHALLENGE): judged on the hand the challenged player
+reveals, or, when no reveal reaches the log, on who pays for it.
+
+Why the second way: Mattel's rules have the hand shown to the challenger alone (MA-CHALLENGE), and at a camera table
+a hand shown for a second beside the held fan is often never read. The table then settles the challenge itself, and
+the penalty draw says how: the +4 player drawing means it was found guilty, the challenger drawing means it was not.
+The flag is raised the same way, and says that the hand was not seen."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from .cards import Card
-from .events import Reveal
+from .events import Draw, Event, Reveal
 from .plays import fits
 from .state import W4Play
 
@@ -27,20 +32,43 @@ def was_legal(restriction: str, hand: tuple[Card, ...], prev_top: Card | None,
 
 
 def judge_challenge(g: Game, ev: Reveal, w4: W4Play) -> None:
+    """Judge the challenge on the revealed hand."""
     s = g.state
     r = s.ruleset
-    seat, challenger = w4.seat, w4.challenger
-    assert challenger is not None and w4.challenge_line is not None
+    seat = w4.seat
     held = max(0, s.counts[seat] - s.owed[seat])
     if len(ev.cards) != held:
         g.flag("count_mismatch", seat, ev,
                f"{s.name(seat)} showed {len(ev.cards)} cards for the challenge, but the log accounts for {held}.")
     legal, why = was_legal(r.w4_restriction, ev.cards, w4.prev_top, w4.prev_color)
+    _settle(g, ev, w4, legal, why)
+
+
+def settle_by_draw(g: Game, ev: Draw, w4: W4Play, seat: int) -> None:
+    """Settle a challenge whose hand never reached the log by who draws: the +4 player (guilty) or the challenger
+    (not guilty). The draw itself then pays the penalty the flag charges."""
+    s = g.state
+    assert w4.challenger is not None
+    if seat == w4.seat:
+        why = (f"the hand was not seen; {s.name(seat)} drew {ev.count}, so the table found it guilty "
+               f"(it was shown to {s.name(w4.challenger)})")
+        _settle(g, ev, w4, False, why)
+    else:
+        _settle(g, ev, w4, True, f"the hand was not seen; {s.name(seat)} drew {ev.count}, so the table found it "
+                                 "legal")
+
+
+def _settle(g: Game, ev: Event, w4: W4Play, legal: bool, why: str) -> None:
+    s = g.state
+    r = s.ruleset
+    seat, challenger = w4.seat, w4.challenger
+    assert challenger is not None and w4.challenge_line is not None
     s.pending, s.pending_kind = 0, None
     s.w4 = None
     if legal:
+        note = f" ({why})" if why else ""
         g.flag("failed_challenge", challenger, ev,
-               f"{s.name(challenger)} challenged {s.name(seat)}'s Wild Draw Four, which was legal: "
+               f"{s.name(challenger)} challenged {s.name(seat)}'s Wild Draw Four, which was legal{note}: "
                f"{s.name(challenger)} draws {r.w4_wrong_draw}.", line=w4.challenge_line)
         g.set_turn(g.next_seat(challenger), ev.t)
         return

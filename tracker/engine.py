@@ -363,6 +363,11 @@ class Game:
             s.counts[seat] += ev.count
             self.take_from_pile(ev.count)
             return
+        w4 = s.w4
+        if w4 is not None and w4.challenger is not None and seat in (w4.seat, w4.challenger):
+            from .challenge import settle_by_draw
+
+            settle_by_draw(self, ev, w4, seat)  # the hand was never revealed: who draws says how it was settled
         self.take_from_pile(ev.count)
         payable = s.owed[seat]
         if seat == s.turn and seat in self._pre_charges:  # the turn's own draw can't be the penalty it just caused
