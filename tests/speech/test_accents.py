@@ -65,3 +65,35 @@ def test_a_hissing_voice_is_trimmed_to_its_word() -> None:
     # the Indic diphone voices hiss 20-40 dB down: trimmed at -40 dB the word stayed 2.2 s long
     x = synthesize_float("ऊनो", Voice("festival", "voice_hindi_NSK_diphone", "hi"))
     assert 0.2 * RATE < len(x) < 1.15 * RATE
+
+
+@_installed("voice_czech_ph")
+def test_eval_measures_unheard_speakers_per_class_and_voice() -> None:
+    from pathlib import Path
+
+    from speech import evaluate as ev
+    from speech.kws import KeywordDetector
+    from speech.kwsdata import Banks, Utt
+
+    model = Path(__file__).resolve().parents[2] / "models" / "kws.onnx"
+    if not model.exists():
+        pytest.skip(f"{model} not built")
+    v = Voice("festival", "voice_czech_ph", "cs")
+    kw = [Utt(t, c, "ru", v.id, synthesize_float(t, v)) for t, c in (("uno", "uno"), ("krasnyj", "red"))] * 2
+    neg = [Utt(t, "other", "xx", v.id, synthesize_float(t, v)) for t in ("ano", "Bruno")]
+    talk = [Utt("jedna dva tri", "other", "xx", v.id, synthesize_float("jedna dva tri", v))] * 3
+    r = ev.unheard_speakers(KeywordDetector(model), Banks(kw, neg, talk), Banks([], [], talk))
+    assert r["voices"] == [v.id]
+    for cond in ("clean", "10dB"):
+        assert r[cond]["words"] == 4
+        assert set(r[cond]["by_class"]) == {"uno", "red"} and r[cond]["by_class"]["uno"]["n"] == 2
+    # a training speaker's clean "uno" is heard (the model learnt this voice)
+    assert r["clean"]["by_class"]["uno"]["recall"] == 1.0
+    assert r["talk"]["hours"] > 0 and r["talk"]["false_alarms"] >= 0
+    assert "unheard speakers" in ev.format_report({**_minimal_report(), "unheard_speakers": r})
+
+
+def _minimal_report() -> dict[str, object]:
+    return {"threshold": 0.5, "hop_s": 0.08, "snr": {},
+            "other_speech": {"false_alarms": 0, "hours": 1.0, "fa_per_hour": 0.0, "by_class": {}},
+            "real_digits": {"skipped": "absent"}}
