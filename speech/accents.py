@@ -14,14 +14,21 @@ the model hears a speaker it has never heard.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from multiprocessing import get_context
 
 import numpy as np
 
-from speech.kwsdata import Banks, Utt, _render
+from speech.kwsdata import Banks, Job, render_banks
 from speech.synth import ACCENT_VOICES, Voice, accent_voices
+
+
+def _loanwords(uno: str, red: str, yellow: str, green: str, blue: str, pass_: str
+               ) -> dict[str, tuple[tuple[str, str], ...]]:
+    """The forms of a language whose speakers say "uno" their way and the English words as loanwords."""
+    uno_lang = "ru" if uno == "uno" else "en"  # a Latin-script "uno" is read /uno/, the Russian way
+    return {"uno": ((uno_lang, uno),), "red": (("en", red),), "yellow": (("en", yellow),), "green": (("en", green),),
+            "blue": (("en", blue),), "pass": (("en", pass_),)}
+
 
 #: spoken forms per voice language: class -> ((language of the word, text), ...); texts are in the voice's script
 ACCENT_FORMS: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
@@ -33,46 +40,11 @@ ACCENT_FORMS: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
         "blue": (("en", "blú"), ("ru", "sinij"), ("ru", "siňaja")),
         "pass": (("en", "pás"), ("ru", "pas")),
     },
-    "it": {
-        "uno": (("ru", "uno"),),
-        "red": (("en", "red"),),
-        "yellow": (("en", "iellou"),),
-        "green": (("en", "grin"),),
-        "blue": (("en", "blu"),),
-        "pass": (("en", "pass"),),
-    },
-    "fi": {
-        "uno": (("ru", "uno"),),
-        "red": (("en", "red"),),
-        "yellow": (("en", "jelou"),),
-        "green": (("en", "griin"),),
-        "blue": (("en", "bluu"),),
-        "pass": (("en", "pass"),),
-    },
-    "ca": {
-        "uno": (("ru", "uno"),),
-        "red": (("en", "red"),),
-        "yellow": (("en", "ielou"),),
-        "green": (("en", "grin"),),
-        "blue": (("en", "blu"),),
-        "pass": (("en", "pas"),),
-    },
-    "hi": {
-        "uno": (("en", "ऊनो"),),
-        "red": (("en", "रेड"),),
-        "yellow": (("en", "येलो"),),
-        "green": (("en", "ग्रीन"),),
-        "blue": (("en", "ब्लू"),),
-        "pass": (("en", "पास"),),
-    },
-    "te": {
-        "uno": (("en", "ఊనో"),),
-        "red": (("en", "రెడ్"),),
-        "yellow": (("en", "యెల్లో"),),
-        "green": (("en", "గ్రీన్"),),
-        "blue": (("en", "బ్లూ"),),
-        "pass": (("en", "పాస్"),),
-    },
+    "it": _loanwords("uno", "red", "iellou", "grin", "blu", "pass"),
+    "fi": _loanwords("uno", "red", "jelou", "griin", "bluu", "pass"),
+    "ca": _loanwords("uno", "red", "ielou", "grin", "blu", "pas"),
+    "hi": _loanwords("ऊनो", "रेड", "येलो", "ग्रीन", "ब्लू", "पास"),
+    "te": _loanwords("ఊనో", "రెడ్", "యెల్లో", "గ్రీన్", "బ్లూ", "పాస్"),
 }
 ACCENT_FORMS["mr"] = ACCENT_FORMS["hi"]
 
@@ -123,11 +95,11 @@ def accent_sentence(rng: np.random.Generator, script: str) -> str:
 
 
 def accent_jobs(voices: Sequence[Voice], n_kw: int, n_neg: int, n_sent: int, seed: int,
-                uno_factor: int = 3) -> list[tuple[str, tuple[str, str, str, Voice, int]]]:
+                uno_factor: int = 3) -> list[tuple[str, Job]]:
     """(kind, render job) for every voice: `n_kw` renditions of each keyword form (`uno_factor` times as many of
     "uno", the call the table cares most about), `n_neg` words drawn from its negatives, `n_sent` sentences."""
     rng = np.random.default_rng(seed)
-    jobs: list[tuple[str, tuple[str, str, str, Voice, int]]] = []
+    jobs: list[tuple[str, Job]] = []
     for v in voices:
         forms = ACCENT_FORMS[v.lang]
         script = script_of(v)
@@ -147,33 +119,9 @@ def accent_jobs(voices: Sequence[Voice], n_kw: int, n_neg: int, n_sent: int, see
 def render_accent_bank(held_out: bool, n_kw: int, n_neg: int, n_sent: int, seed: int, workers: int = 2,
                        uno_factor: int = 3) -> Banks:
     """A bank spoken by the training (held_out=False) or held-out accent voices; failed syntheses are dropped."""
-    from tqdm import tqdm
-
-    from speech.kwsdata import WIN_N
-    from speech.synth import RATE
-
     train, test = split_accent_voices()
     jobs = accent_jobs(test if held_out else train, n_kw, n_neg, n_sent, seed, uno_factor)
-    kinds = [k for k, _ in jobs]
-    todo = [j for _, j in jobs]
-    results: list[Utt | None]
-    if workers > 1:
-        with get_context("fork").Pool(workers, initializer=os.nice, initargs=(5,)) as pool:
-            results = list(tqdm(pool.imap(_render, todo, chunksize=8), total=len(todo), desc="accent voices"))
-    else:
-        results = [_render(j) for j in tqdm(todo, desc="accent voices")]
-    banks = Banks()
-    for kind, u in zip(kinds, results, strict=True):
-        if u is None:
-            continue
-        if kind == "kw":
-            if u.audio.size <= WIN_N - 0.05 * RATE:
-                banks.keywords.append(u)
-        elif kind == "neg":
-            banks.negatives.append(u)
-        else:
-            banks.sentences.append(u)
-    return banks
+    return render_banks(jobs, workers, desc="accent voices")
 
 
 def merge_banks(*banks: Banks) -> Banks:

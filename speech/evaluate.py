@@ -181,8 +181,7 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
         audio, truth = keyword_stream(banks, snr, seed=7, limit=limit)
         times, posts, _ = posteriors(det, audio)
         cache[name] = (times, posts, truth)
-        fires = replay_posteriors(times, posts, thr, det.release, det.smooth, det.persist)
-        sc = score_keywords(fires, truth)
+        sc = score_keywords(_fires(det, times, posts), truth)
         hits = sc["hits"]
         cls_lang = [dict(w, cl=f"{w['cls']}/{w['lang']}", kind="uno" if w["cls"] == "uno" else
                          ("pass" if w["cls"] == "pass" else "color"), kl=None) for w in truth]
@@ -205,7 +204,7 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
     audio = other_stream(sents, 10.0, seed=8)
     hours = len(audio) / RATE / 3600
     t_o, p_o, _ = posteriors(det, audio)
-    fires = replay_posteriors(t_o, p_o, thr, det.release, det.smooth, det.persist)
+    fires = _fires(det, t_o, p_o)
     report["other_speech"] = {"hours": hours, "false_alarms": len(fires), "fa_per_hour": len(fires) / hours,
                               "by_class": dict(_count(CLASSES[c] for _, c, _ in fires))}
     dig = None
@@ -213,7 +212,7 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
         daudio, names = digits_stream(DIGITS, digits_limit)
         dh = len(daudio) / RATE / 3600
         t_d, p_d, _ = posteriors(det, daudio)
-        dfires = replay_posteriors(t_d, p_d, thr, det.release, det.smooth, det.persist)
+        dfires = _fires(det, t_d, p_d)
         report["real_digits"] = {"files": len(names), "hours": dh, "false_alarms": len(dfires),
                                  "fa_per_hour": len(dfires) / dh, "by_class": dict(_count(CLASSES[c] for _, c, _
                                                                                            in dfires))}
@@ -225,23 +224,27 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
     return report
 
 
+def _fires(det: KeywordDetector, times: np.ndarray, posts: np.ndarray) -> list[tuple[float, int, float]]:
+    """The detector's own firing rule replayed on recorded posteriors."""
+    return replay_posteriors(times, posts, det.thresholds, det.release, det.smooth, det.persist)
+
+
 def unheard_speakers(det: KeywordDetector, accent: Banks, test: Banks) -> dict[str, Any]:
     """Recall on held-out speakers of other languages (clean and in 10 dB babble of the held-out English and
     Russian voices) and their false alarms per hour on their own talk (10 dB)."""
-    thr = det.thresholds
     out: dict[str, Any] = {"voices": sorted({u.voice for u in accent.keywords})}
     mixed = Banks(keywords=accent.keywords, negatives=accent.negatives, sentences=test.sentences)
     for name, snr in (("clean", None), ("10dB", 10.0)):
         audio, truth = keyword_stream(mixed, snr, seed=9)
         times, posts, _ = posteriors(det, audio)
-        sc = score_keywords(replay_posteriors(times, posts, thr, det.release, det.smooth, det.persist), truth)
+        sc = score_keywords(_fires(det, times, posts), truth)
         hits = sc["hits"]
         out[name] = {"recall": float(np.mean(hits)) if hits else 0.0, "words": len(truth),
                      "by_class": _recall_table(truth, hits, "cls"), "by_voice": _recall_table(truth, hits, "voice")}
     audio = other_stream(accent.sentences, 10.0, seed=10)
     hours = len(audio) / RATE / 3600
     t_o, p_o, _ = posteriors(det, audio)
-    fires = replay_posteriors(t_o, p_o, thr, det.release, det.smooth, det.persist)
+    fires = _fires(det, t_o, p_o)
     out["talk"] = {"hours": hours, "false_alarms": len(fires), "fa_per_hour": len(fires) / hours if hours else 0.0}
     return out
 

@@ -50,7 +50,11 @@ class Banks:
     sentences: list[Utt] = field(default_factory=list)
 
 
-def _render(job: tuple[str, str, str, Voice, int]) -> Utt | None:
+Job = tuple[str, str, str, Voice, int]
+"""One rendition to synthesise: (text, class, language, voice, seed)."""
+
+
+def _render(job: Job) -> Utt | None:
     text, cls, lang, voice, seed = job
     rng = np.random.default_rng(seed)
     speed = float(rng.uniform(0.8, 1.35))
@@ -86,44 +90,62 @@ def random_sentence(rng: np.random.Generator, lang: str, near_miss: float = 0.3)
     return " ".join(words)
 
 
-def build_banks(held_out: bool, n_kw: int, n_neg: int, n_sent: int, seed: int, workers: int = 2) -> Banks:
-    """Render the banks with training voices (held_out=False) or held-out voices (held_out=True)."""
+def fits_window(u: Utt) -> bool:
+    """A keyword rendition must fit the model's 1.2 s window, with 50 ms to spare."""
+    return u.audio.size <= WIN_N - 0.05 * RATE
+
+
+def render_banks(jobs: Sequence[tuple[str, Job]], workers: int = 1, desc: str = "synthesising") -> Banks:
+    """Render (kind, job) pairs, kind "kw", "neg" or "sent", into a bank; failed syntheses and keywords too long
+    for the window are dropped. `workers` > 1 renders in a process pool (the order, and so the bank, is the same)."""
     from tqdm import tqdm
 
-    rng = np.random.default_rng(seed)
-    voices = {lang: split_voices(lang)[1 if held_out else 0] for lang in ("en", "ru")}
-    jobs: list[tuple[str, str, str, Voice, int]] = []
-    for cls, lang, text in keyword_texts():
-        for _ in range(n_kw):
-            jobs.append((text, cls, lang, _pick_voice(rng, voices[lang], 0.12), int(rng.integers(2**31))))
-    n_kw_jobs = len(jobs)
-    for lang in ("en", "ru"):
-        for text in NEGATIVE_WORDS[lang]:
-            for _ in range(n_neg):
-                jobs.append((text, "other", lang, _pick_voice(rng, voices[lang], 0.12), int(rng.integers(2**31))))
-    n_neg_jobs = len(jobs)
-    for lang in ("en", "ru"):
-        for _ in range(n_sent):
-            jobs.append((random_sentence(rng, lang), "other", lang, _pick_voice(rng, voices[lang], 0.12),
-                         int(rng.integers(2**31))))
+    todo = [j for _, j in jobs]
     results: list[Utt | None]
     if workers > 1:
         with get_context("fork").Pool(workers, initializer=os.nice, initargs=(5,)) as pool:
-            results = list(tqdm(pool.imap(_render, jobs, chunksize=16), total=len(jobs), desc="synthesising"))
+            results = list(tqdm(pool.imap(_render, todo, chunksize=8), total=len(todo), desc=desc, mininterval=20))
     else:
-        results = [_render(j) for j in tqdm(jobs, desc="synthesising")]
+        results = [_render(j) for j in tqdm(todo, desc=desc, mininterval=20)]
     banks = Banks()
-    for i, u in enumerate(results):
+    for (kind, _), u in zip(jobs, results, strict=True):
         if u is None:
             continue
-        if i < n_kw_jobs:
-            if u.audio.size <= WIN_N - 0.05 * RATE:  # must fit the model's window
+        if kind == "kw":
+            if fits_window(u):
                 banks.keywords.append(u)
-        elif i < n_neg_jobs:
+        elif kind == "neg":
             banks.negatives.append(u)
         else:
             banks.sentences.append(u)
     return banks
+
+
+def bank_jobs(voices: dict[str, Sequence[Voice]], n_kw: int, neg_words: dict[str, Sequence[str]], n_neg: int,
+              n_sent: int, rng: np.random.Generator) -> list[tuple[str, Job]]:
+    """(kind, job) for `n_kw` renditions of every keyword form, `n_neg` of every word of `neg_words` and `n_sent`
+    sentences of table talk per language, each by a random voice of its language (`_pick_voice`)."""
+    jobs: list[tuple[str, Job]] = []
+    for cls, lang, text in keyword_texts():
+        for _ in range(n_kw):
+            jobs.append(("kw", (text, cls, lang, _pick_voice(rng, voices[lang], 0.12), int(rng.integers(2**31)))))
+    for lang, words in neg_words.items():
+        for text in words:
+            for _ in range(n_neg):
+                jobs.append(("neg", (text, "other", lang, _pick_voice(rng, voices[lang], 0.12),
+                                     int(rng.integers(2**31)))))
+    for lang in ("en", "ru"):
+        for _ in range(n_sent):
+            jobs.append(("sent", (random_sentence(rng, lang), "other", lang, _pick_voice(rng, voices[lang], 0.12),
+                                  int(rng.integers(2**31)))))
+    return jobs
+
+
+def build_banks(held_out: bool, n_kw: int, n_neg: int, n_sent: int, seed: int, workers: int = 2) -> Banks:
+    """Render the banks with training voices (held_out=False) or held-out voices (held_out=True)."""
+    rng = np.random.default_rng(seed)
+    voices = {lang: split_voices(lang)[1 if held_out else 0] for lang in ("en", "ru")}
+    return render_banks(bank_jobs(voices, n_kw, NEGATIVE_WORDS, n_neg, n_sent, rng), workers)
 
 
 def save_banks(banks: Banks, path: Path) -> None:

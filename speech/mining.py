@@ -25,47 +25,17 @@ import numpy as np
 from speech import augment
 from speech.evaluate import lay_back_to_back, lay_keywords
 from speech.features import HOP, WIN, WINDOW_FRAMES, logmel
-from speech.kwsdata import Banks, Utt, _pick_voice, _render, babble, random_sentence
-from speech.synth import RATE, Voice
-from speech.vocab import CLASSES, NEGATIVE_WORDS, keyword_texts, split_voices
+from speech.kwsdata import Banks, Utt, babble, bank_jobs, render_banks
+from speech.synth import RATE
+from speech.vocab import CLASSES, NEGATIVE_WORDS, split_voices
 
 
 def render_bank(n_kw: int, neg_words: dict[str, Sequence[str]], n_neg: int, n_sent: int, seed: int) -> Banks:
     """A bank rendered by training voices only (one process): `n_kw` renditions per keyword form, `n_neg` per word
     of `neg_words`, `n_sent` sentences of table talk per language."""
-    from tqdm import tqdm
-
     rng = np.random.default_rng(seed)
     voices = {lang: split_voices(lang)[0] for lang in ("en", "ru")}
-    jobs: list[tuple[str, str, str, Voice, int]] = []
-    kinds: list[str] = []
-    for cls, lang, text in keyword_texts():
-        for _ in range(n_kw):
-            jobs.append((text, cls, lang, _pick_voice(rng, voices[lang], 0.12), int(rng.integers(2**31))))
-            kinds.append("kw")
-    for lang, words in neg_words.items():
-        for text in words:
-            for _ in range(n_neg):
-                jobs.append((text, "other", lang, _pick_voice(rng, voices[lang], 0.12), int(rng.integers(2**31))))
-                kinds.append("neg")
-    for lang in ("en", "ru"):
-        for _ in range(n_sent):
-            jobs.append((random_sentence(rng, lang), "other", lang, _pick_voice(rng, voices[lang], 0.12),
-                         int(rng.integers(2**31))))
-            kinds.append("sent")
-    banks = Banks()
-    for kind, job in zip(kinds, tqdm(jobs, desc="synthesising", mininterval=20), strict=True):
-        u = _render(job)
-        if u is None:
-            continue
-        if kind == "kw":
-            if u.audio.size <= int(1.15 * RATE):
-                banks.keywords.append(u)
-        elif kind == "neg":
-            banks.negatives.append(u)
-        else:
-            banks.sentences.append(u)
-    return banks
+    return render_banks(bank_jobs(voices, n_kw, neg_words, n_neg, n_sent, rng))
 
 
 def keyword_stream(keywords: Sequence[Utt], negatives: Sequence[Utt], babble_src: Sequence[Utt],

@@ -10,6 +10,7 @@ ONNX export to models/kws.onnx and the metadata in models/kws.json.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from pathlib import Path
@@ -65,6 +66,7 @@ VTLP_RANGE = (0.85, 1.18)
 """Vocal tract length perturbation: frequency scale factors drawn for a window (adult men to children)."""
 
 
+@functools.cache
 def _mel_centres() -> np.ndarray:
     from speech.features import FMAX, FMIN, _hz_to_mel, _mel_to_hz
 
