@@ -22,6 +22,8 @@ MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DEFAULT_ONNX = MODELS_DIR / "card_detector.onnx"
 DEFAULT_PT = MODELS_DIR / "card_detector.pt"
 DEFAULT_CLASSIFIER = MODELS_DIR / "card_classifier.onnx"
+DEFAULT_LOWER = MODELS_DIR / "card_lower.onnx"
+"""The lower-card classifier: names a pair's half-hidden lower card (`models/train_lower.py`)."""
 
 
 class DetectorError(RuntimeError):

@@ -66,6 +66,17 @@ class CardReader(Protocol):
         card). A `Seen`'s `confidence` is always the named confidence."""
 
 
+class LowerCardNamer(Protocol):
+    """A reader that can also name a pair's half-hidden lower card from crops it is given (boxes its detector
+    did not find)."""
+
+    def name_lower(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
+                   boxes_mm: list[tuple[float, float, float, float]]) -> tuple[str, float] | None:
+        """(code, confidence) of the one card that crops around each box (table mm, in `region_mm`'s view) all
+        show: the class of highest mean probability over the crops, and that mean; None when the reader has no
+        model to name a box with."""
+
+
 def rectify(image: np.ndarray, table: Table, region_mm: tuple[float, float, float, float],
             scale: float) -> np.ndarray:
     """The table region `region_mm` (x0, y0, x1, y1) seen from straight above at `scale` px/mm."""
@@ -79,8 +90,9 @@ def rectify(image: np.ndarray, table: Table, region_mm: tuple[float, float, floa
 class DetectorReader:
     """The card detector (`vision.detector`) run on rectified crops."""
 
-    def __init__(self, table: Table, detector: object, min_conf: float = 0.2) -> None:
-        self.table, self.detector, self.min_conf = table, detector, min_conf
+    def __init__(self, table: Table, detector: object, min_conf: float = 0.2, lower: object | None = None) -> None:
+        """`lower`: the lower-card classifier (`models/card_lower.onnx`, an `OnnxClassifier`), if shipped."""
+        self.table, self.detector, self.min_conf, self.lower = table, detector, min_conf, lower
         self.calls = 0
 
     def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
@@ -97,6 +109,22 @@ class DetectorReader:
             out.append(Seen(d.card, (x0 + b[0] / scale, y0 + b[1] / scale, x0 + b[2] / scale, y0 + b[3] / scale),
                             float(d.confidence), float(present)))
         return out
+
+    def name_lower(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
+                   boxes_mm: list[tuple[float, float, float, float]]) -> tuple[str, float] | None:
+        """The lower-card classifier's name (the crop classifier's where none is shipped) for the card all the
+        boxes hold, on the rectified crop `read` would see, as the model learnt it (`datasets.pairs`): the mean of
+        its probabilities over the crops, so a name one crop alone gives counts for little."""
+        classifier = self.lower or getattr(self.detector, "classifier", None)
+        if classifier is None or not boxes_mm:
+            return None
+        crop = rectify(image, self.table, region_mm, scale)
+        x0, y0 = region_mm[0], region_mm[1]
+        px = np.array([[(b[0] - x0) * scale, (b[1] - y0) * scale, (b[2] - x0) * scale, (b[3] - y0) * scale]
+                       for b in boxes_mm], np.float32)
+        mean = classifier.probabilities(crop, px).mean(axis=0)
+        k = int(mean.argmax())
+        return classifier.names[k], float(mean[k])
 
 
 FRAMINGS: tuple[tuple[float, float, float, float], ...] = ((0, 0, 0, 0), (-25, -25, 25, 25), (15, 0, 15, 0))
@@ -151,12 +179,19 @@ class FramedReader:
             out.append(Seen(code, g[0].box_mm, conf / n, score))
         return out
 
+    def name_lower(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
+                   boxes_mm: list[tuple[float, float, float, float]]) -> tuple[str, float] | None:
+        namer = getattr(self.reader, "name_lower", None)
+        return None if namer is None else namer(image, region_mm, scale, boxes_mm)  # type: ignore[no-any-return]
+
 
 def load_reader(table: Table, weights: str | None = None, conf: float = 0.2) -> DetectorReader:
     """The shipped detector as a reader (raises `vision.detector.DetectorError` naming missing weights)."""
     from pathlib import Path
 
-    from vision.detector import load_detector
+    from vision.classifier import OnnxClassifier
+    from vision.detector import DEFAULT_LOWER, load_detector
 
     det = load_detector(Path(weights) if weights else None, conf=min(conf, 0.25), presence=min(conf, MIN_PRESENCE))
-    return DetectorReader(table, det, min_conf=conf)
+    lower = OnnxClassifier(DEFAULT_LOWER) if DEFAULT_LOWER.exists() else None
+    return DetectorReader(table, det, min_conf=conf, lower=lower)

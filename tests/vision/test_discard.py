@@ -79,3 +79,73 @@ def test_no_second_card_from_an_old_card_or_a_faint_box() -> None:
 def test_strict_keeps_no_card_that_cannot_show_its_own_change() -> None:
     inner = Seen("red-3", (110.0, 110.0, 150.0, 180.0), 0.3)  # an identical old card under the new one, say
     assert with_own_change([inner, TOP], _changed((300, 300), TOP.box_mm), strict=True) == [TOP]
+
+
+# -- the lower card of a pair found where the change says it lies (`fit_lower_box`, `_lower_by_fit`) --
+
+
+def test_the_fit_finds_the_lower_card_beside_the_top_one_in_any_direction() -> None:
+    from vision.discard import fit_lower_box
+
+    w, h = TOP.box_mm[2] - TOP.box_mm[0], TOP.box_mm[3] - TOP.box_mm[1]
+    for fx, fy in [(-0.45, 0.0), (0.35, 0.1), (0.0, -0.3), (0.5, 0.5), (-0.6, 0.25)]:
+        lower = (TOP.box_mm[0] + fx * w, TOP.box_mm[1] + fy * h, TOP.box_mm[2] + fx * w, TOP.box_mm[3] + fy * h)
+        box, iou = fit_lower_box(TOP.box_mm, _changed((300, 300), TOP.box_mm, lower))
+        assert np.allclose(box, lower, atol=2.0 / LOW), (fx, fy, box)
+        assert iou > 0.9
+
+
+class _Namer(_Reader):
+    """A reader with a model for lower cards: names the card in the boxes it is given by a rule of the test's."""
+
+    def __init__(self, name_of: object, seen: list[Seen] | None = None, dedicated: bool = True) -> None:
+        super().__init__(seen or [])
+        self.name_of, self.asked = name_of, []  # type: ignore[var-annotated]
+        self.lower = object() if dedicated else None  # the shipped lower-card model, or the crop classifier's
+
+    def name_lower(self, image: object, region: object, scale: float, boxes: list[tuple[float, ...]]) -> tuple[str, float]:
+        self.asked.append(boxes)
+        return self.name_of(boxes)  # type: ignore[operator,no-any-return]
+
+
+LOWER = (80.0, 90.0, 137.0, 179.0)  # fanned 20 mm left and 10 mm down from TOP
+PAIR_CHANGE = _changed((300, 300), TOP.box_mm, LOWER)
+
+
+def test_a_pairs_lower_card_is_named_on_crops_around_its_fitted_box() -> None:
+    zc = _zone(_Namer(lambda b: ("green-9", 0.6)))  # type: ignore[arg-type]
+    cards = zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE)  # type: ignore[attr-defined]
+    assert [s.code for s in cards] == ["green-9", "yellow-skip"]
+    assert np.allclose(cards[0].box_mm, LOWER, atol=2.0 / LOW)
+    asked = zc.reader.asked[0]  # type: ignore[attr-defined]
+    assert len(asked) == 3 and asked[-1][0] < asked[0][0] < LOWER[0]  # each crop further towards the strip
+
+
+def test_no_lower_card_named_unsurely_by_the_top_cards_name_or_as_an_old_card() -> None:
+    lower = Seen("green-9", LOWER, 0.05, 0.3)  # the detector's sliver, which the shipped model overrules
+    cases = {
+        "a card back": lambda b: ("back", 0.9),
+        "the top card's own name (the crop still shows the top card)": lambda b: ("yellow-skip", 0.9),
+        "too unsure (a shadow or the nudged pile, no card)": lambda b: ("green-9", 0.2),
+    }
+    for why, rule in cases.items():
+        zc = _zone(_Namer(rule, [TOP, lower]))  # type: ignore[arg-type]
+        assert zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE) == [TOP], why  # type: ignore[attr-defined]
+    for old_box in (LOWER, (60.0, 110.0, 117.0, 199.0)):  # where the fit puts it, or half in its box (its own)
+        zc = _zone(_Namer(lambda b: ("green-9", 0.8)))  # type: ignore[arg-type]
+        zc.known = [Seen("green-9", old_box, 0.9)]  # type: ignore[attr-defined]  # read there before: the old pile
+        assert zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE) == [TOP], old_box  # type: ignore[attr-defined]
+    zc = _zone(_Namer(lambda b: ("green-9", 0.8)))  # type: ignore[arg-type]
+    zc.known = [Seen("green-9", (200.0, 180.0, 257.0, 269.0), 0.9)]  # type: ignore[attr-defined]  # elsewhere
+    assert [s.code for s in zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE)] == ["green-9", "yellow-skip"]  # type: ignore[attr-defined]
+
+
+def test_without_the_lower_card_model_the_lower_card_is_looked_for_in_the_detectors_boxes() -> None:
+    class _NoStage(_Reader):
+        def name_lower(self, *a: object) -> None:
+            return None
+
+    lower = Seen("green-9", LOWER, 0.05, 0.3)
+    unsure_crop_classifier = _Namer(lambda b: ("red-2", 0.1), [TOP, lower], dedicated=False)
+    for zc in (_zone(_NoStage([TOP, lower])), _zone(unsure_crop_classifier)):  # type: ignore[arg-type]
+        assert [s.code for s in zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE)] == ["green-9", "yellow-skip"]  # type: ignore[attr-defined]

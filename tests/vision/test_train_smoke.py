@@ -108,3 +108,17 @@ def test_an_ensemble_export_gives_the_mean_of_its_parts_log_probabilities(tmp_pa
     assert np.allclose(run(out), (run(tmp_path / "n.onnx") + run(tmp_path / "w.onnx")) / 2, atol=1e-4)
     with pytest.raises(ValueError, match="one weight per part"):
         export_ensemble([str(tmp_path / "narrow.pth")], tmp_path / "bad.onnx", names, weights=[0.5, 0.5])
+
+
+def test_the_lower_card_classifier_trains_and_exports_in_one_tiny_epoch(tmp_path: Path) -> None:
+    """`models/train_lower.py` end to end on a few crops: renders them, fine-tunes, exports, scores on onnxruntime."""
+    from models.train_lower import main
+    from vision.classifier import OnnxClassifier
+
+    out = tmp_path / "lower.onnx"
+    report = main(["--data", str(tmp_path / "crops"), "--train", "32", "--val", "16", "--epochs", "1",
+                   "--batch", "16", "--workers", "1", "--threads", "1", "--out", str(out)])
+    assert (tmp_path / "crops" / "train.npz").exists() and out.exists()
+    assert OnnxClassifier(out).names == CLASS_NAMES
+    assert 0.0 <= report["val_accuracy"] <= 1.0 and report["train_crops"] == 32
+    assert "baseline_val_accuracy" in report

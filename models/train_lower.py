@@ -1,0 +1,101 @@
+"""Train the lower-card classifier (`models/card_lower.onnx`): the name of a pair's half-hidden lower card.
+
+Why a model of its own: on the rendered game videos the lower card of two cards laid together was named right
+about half the time by the crop classifier, which learnt cards in still scenes, centred on their own box. The
+discard tracker (`vision.discard.ZoneCandidates._lower_by_fit`) crops the lower card where the change says it lies,
+so the crop holds most of the top card and the lower one as a strip at one side, its name a corner index a few
+pixels tall. This model learns exactly that input (`datasets.pairs`), starting from the crop classifier's wide
+net (its colours, glyphs and card outlines), with the same factorised colour and value heads.
+
+    python models/train_lower.py --train 24000 --val 2048 --epochs 6 --out models/card_lower.onnx
+
+Renders the crops (or reuses `--data`), trains on the CPU, prints the validation accuracy of the new model beside
+the shipped crop classifier's on the same crops, and exports the ONNX model with its JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+DATA = REPO / "data" / "lower"
+WIDE = REPO / "models" / "card_classifier_parts" / "wide.pth"
+
+
+def crops_of(path: Path, n: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """The crops and labels stored at `path`, rendered (`datasets.pairs.build`) and stored first if missing."""
+    from datasets.export import CLASS_NAMES
+    from datasets.pairs import build
+
+    if not path.exists():
+        made = build(n, seed, CLASS_NAMES, workers=workers)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, crops=made.crops, labels=made.labels)
+    z = np.load(path)
+    return z["crops"], z["labels"]
+
+
+def accuracy_of_onnx(model: Path, x: np.ndarray, y: np.ndarray) -> float:
+    """Top-1 accuracy of an exported classifier (onnxruntime, as the runtime runs it) on BGR crops."""
+    from vision.classifier import OnnxClassifier, to_blob
+
+    clf = OnnxClassifier(model)
+    right = 0
+    for i in range(0, len(x), 256):
+        logits = clf.session.run(None, {clf.input_name: to_blob(x[i : i + 256])})[0]
+        right += int((logits.argmax(1) == y[i : i + 256]).sum())
+    return right / max(1, len(x))
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=DATA, help="where the rendered crops are kept (train.npz, val.npz)")
+    ap.add_argument("--train", type=int, default=24000, help="training crops to render when missing")
+    ap.add_argument("--val", type=int, default=2048, help="validation crops to render when missing")
+    ap.add_argument("--seed", type=int, default=1, help="render seed of the training crops (val uses seed + 1)")
+    ap.add_argument("--extra", type=Path, action="append", default=[], metavar="NPZ",
+                    help="further rendered training crops (an .npz as `datasets.pairs` stores them), added to train")
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--init", type=Path, default=WIDE, help="start from this state dict (the wide crop classifier)")
+    ap.add_argument("--width", type=float, default=1.5, help="channel multiplier (the wide net's is 1.5)")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=2, help="processes rendering the crops")
+    ap.add_argument("--minutes", type=float, default=None, help="stop after the epoch that passes this budget")
+    ap.add_argument("--out", type=Path, default=REPO / "models" / "card_lower.onnx")
+    ap.add_argument("--baseline", type=Path, default=REPO / "models" / "card_classifier.onnx",
+                    help="a classifier to score on the same validation crops, for comparison")
+    args = ap.parse_args(argv)
+
+    from datasets.export import CLASS_NAMES
+    from models.train_classifier import train_classifier
+
+    args.out.parent.mkdir(parents=True, exist_ok=True)  # the state dict is saved beside it after each epoch
+    xtr, ytr = crops_of(args.data / "train.npz", args.train, args.seed, args.workers)
+    for extra in args.extra:
+        z = np.load(extra)
+        xtr, ytr = np.concatenate([xtr, z["crops"]]), np.concatenate([ytr, z["labels"]])
+    xva, yva = crops_of(args.data / "val.npz", args.val, args.seed + 1, args.workers)
+    history = train_classifier(Path("."), args.out, list(CLASS_NAMES), epochs=args.epochs, batch=args.batch,
+                               seed=args.seed, minutes=args.minutes, threads=args.threads,
+                               init=args.init if args.init and args.init.exists() else None, lr=args.lr,
+                               width=args.width, crops=(xtr, ytr, xva, yva))
+    report = {"val_accuracy": accuracy_of_onnx(args.out, xva, yva), "val_crops": float(len(xva)),
+              "train_crops": float(len(xtr)), **history}
+    if args.baseline and args.baseline.exists():
+        report["baseline_val_accuracy"] = accuracy_of_onnx(args.baseline, xva, yva)
+    args.out.with_suffix(".report.json").write_text(json.dumps(report, indent=1) + "\n")
+    print(json.dumps(report, indent=1))
+    return report
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""The lower-card crops (`datasets.pairs`): what the discard tracker would cut from a game video, with the truth."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from datasets.pairs import _change_mask, _lay_pair, table_samples
+from tracker.cards import ALL_CODES
+from vision.classifier import CROP
+from vision.motion import LOW
+
+
+def test_a_table_gives_crops_of_the_classifiers_size_labelled_with_real_cards_the_same_for_a_seed() -> None:
+    crops, codes = table_samples(5, n=4)
+    assert len(crops) == len(codes) == 4
+    assert all(c.shape == (CROP, CROP, 3) and c.dtype == np.uint8 for c in crops)
+    assert set(codes) <= set(ALL_CODES)
+    again, codes2 = table_samples(5, n=4)
+    assert codes == codes2
+    assert max(float(np.abs(a.astype(int) - b.astype(int)).mean()) for a, b in zip(crops, again, strict=True)) < 1.0
+    assert float(np.std(crops[0])) > 10  # a picture of cards, not a blank
+
+
+def test_the_lower_card_is_fanned_from_the_top_one_as_a_pair_is_laid() -> None:
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        (lc, la), (tc, ta) = _lay_pair(rng, np.array([500.0, 280.0]))
+        shift = float(np.hypot(*(lc - tc)))
+        turn = abs((la - ta + 180) % 360 - 180)
+        assert 14 <= shift <= 50 and 3 <= turn <= 28
+
+
+def test_the_change_is_the_union_of_the_cards_grown_on_the_motion_raster() -> None:
+    quad = np.array([[100.0, 100.0], [157.0, 100.0], [157.0, 188.0], [100.0, 188.0]])
+    m = _change_mask((224, 400), [quad, quad + 30])
+    assert m[int(140 * LOW), int(120 * LOW)] and m[int(200 * LOW), int(170 * LOW)]
+    assert not m[int(60 * LOW), int(300 * LOW)]
+    union_mm2 = 2 * 57 * 88 - (57 - 30) * (88 - 30)
+    assert union_mm2 < m.sum() / LOW**2 < 1.4 * union_mm2  # the two overlapping cards, grown a few mm
