@@ -59,8 +59,6 @@ LOWER_AREA = 1.2
 card (`PAIR_AREA` without one): fanned pairs measured 1.24-1.55, and the classifier's mean probability, not the
 area, tells the single cards of 1.2-1.3 apart."""
 
-RENAME_READ_PAIRS = True
-
 Box = tuple[float, float, float, float]
 
 
@@ -229,7 +227,7 @@ class ZoneCandidates:
             pair_area = (LOWER_AREA if self._lower_model() else PAIR_AREA) * CARD_AREA_PX
             if len(new) == 1 and blob.area >= pair_area:
                 new = self._second_card(image, t, new[0], grown)
-            elif len(new) == 2 and blob.area >= pair_area and RENAME_READ_PAIRS:
+            elif len(new) == 2 and blob.area >= pair_area:
                 new = self._renamed_lower(image, new, grown)
         # no more cards than the changed area can hold (a pair fanned covers ~1.4 cards)
         if self.cap_by_area:

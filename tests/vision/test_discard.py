@@ -149,3 +149,12 @@ def test_without_the_lower_card_model_the_lower_card_is_looked_for_in_the_detect
     unsure_crop_classifier = _Namer(lambda b: ("red-2", 0.1), [TOP, lower], dedicated=False)
     for zc in (_zone(_NoStage([TOP, lower])), _zone(unsure_crop_classifier)):  # type: ignore[arg-type]
         assert [s.code for s in zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE)] == ["green-9", "yellow-skip"]  # type: ignore[attr-defined]
+
+
+def test_a_lower_card_read_from_a_sliver_is_renamed_when_the_lower_card_model_is_surer() -> None:
+    sliver = Seen("green-1", (80.0, 90.0, 100.0, 179.0), 0.3)  # the strip the detector boxed, its index misread
+    zc = _zone(_Namer(lambda b: ("green-7", 0.6)))  # type: ignore[arg-type]
+    renamed = zc._renamed_lower(np.zeros(1), [sliver, TOP], PAIR_CHANGE)  # type: ignore[attr-defined]
+    assert [s.code for s in renamed] == ["green-7", "yellow-skip"] and renamed[0].box_mm == sliver.box_mm
+    zc = _zone(_Namer(lambda b: ("green-7", 0.2)))  # type: ignore[arg-type]  # less sure than the detector
+    assert zc._renamed_lower(np.zeros(1), [sliver, TOP], PAIR_CHANGE) == [sliver, TOP]  # type: ignore[attr-defined]
