@@ -142,24 +142,17 @@ def _job(seed: int) -> tuple[list[np.ndarray], list[str]]:
 
 def build(n: int, seed: int, names: tuple[str, ...], workers: int = 1, progress: bool = True) -> LowerCrops:
     """About `n` crops (whole tables of `PER_TABLE`), rendered on `workers` processes."""
+    from contextlib import nullcontext
+    from multiprocessing import Pool
+
     from tqdm import tqdm
 
     seeds = [seed * 100_003 + i for i in range((n + PER_TABLE - 1) // PER_TABLE)]
     crops: list[np.ndarray] = []
     labels: list[int] = []
     bar = tqdm(total=len(seeds) * PER_TABLE, desc="lower-card crops", unit="crop", disable=not progress)
-    if workers > 1:
-        from multiprocessing import Pool
-
-        with Pool(workers) as pool:
-            results = pool.imap(_job, seeds)
-            for c, codes in results:
-                crops += c
-                labels += [names.index(x) for x in codes]
-                bar.update(len(c))
-    else:
-        for s in seeds:
-            c, codes = _job(s)
+    with Pool(workers) if workers > 1 else nullcontext() as pool:
+        for c, codes in (pool.imap(_job, seeds) if pool is not None else map(_job, seeds)):
             crops += c
             labels += [names.index(x) for x in codes]
             bar.update(len(c))

@@ -252,10 +252,9 @@ class ZoneCandidates:
         among the detector's boxes that surely hold *a* card (`PAIR_PRESENCE`), inside the change, not seen there
         before, and showing change of its own outside the top card (measured on the tuning games, with the
         classifier that fallback only added cards that were not there)."""
-        if getattr(self.reader, "name_lower", None) is not None:
-            named = self._lower_by_fit(image, top, grown)
-            if named is not None and (len(named) == 2 or self._lower_model()):
-                return named  # the lower-card classifier, when shipped, is the judge: its "no card" stands
+        named = self._lower_by_fit(image, top, grown)
+        if named is not None and (len(named) == 2 or self._lower_model()):
+            return named  # the lower-card classifier, when shipped, is the judge: its "no card" stands
         seen = self.reader.read(image, self.region, self.scale, t, presence=PAIR_PRESENCE)
         others = [s for s in seen if s.code != "back" and inside_share(s, grown) >= 0.6 and not self._was_there(s)
                   and s.overlap(top) < 0.8 * min(s.area, top.area)]
@@ -275,6 +274,8 @@ class ZoneCandidates:
         """[lower, top] with the lower card named on crops around its fitted box (`fit_lower_box`,
         `LOWER_PUSH`); [top] when no card is named there surely (not a face, the top card's own name, an old card
         showing through, a low mean probability); None when the reader has no model to name it with."""
+        if getattr(self.reader, "name_lower", None) is None:
+            return None
         box, _ = fit_lower_box(top.box_mm, grown)
         dx, dy = box[0] - top.box_mm[0], box[1] - top.box_mm[1]
         pushed = [(box[0] + k * dx, box[1] + k * dy, box[2] + k * dx, box[3] + k * dy) for k in LOWER_PUSH]
@@ -294,8 +295,6 @@ class ZoneCandidates:
         classifier on its fitted box when that names it more surely."""
         top = max(new, key=lambda s: s.area)
         lower = next(s for s in new if s is not top)
-        if getattr(self.reader, "name_lower", None) is None:
-            return new
         named = self._lower_by_fit(image, top, grown)
         if named is None or len(named) != 2 or named[0].confidence <= lower.confidence:
             return new

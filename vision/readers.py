@@ -179,11 +179,6 @@ class FramedReader:
             out.append(Seen(code, g[0].box_mm, conf / n, score))
         return out
 
-    def name_lower(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
-                   boxes_mm: list[tuple[float, float, float, float]]) -> tuple[str, float] | None:
-        namer = getattr(self.reader, "name_lower", None)
-        return None if namer is None else namer(image, region_mm, scale, boxes_mm)  # type: ignore[no-any-return]
-
 
 def load_reader(table: Table, weights: str | None = None, conf: float = 0.2) -> DetectorReader:
     """The shipped detector as a reader (raises `vision.detector.DetectorError` naming missing weights)."""
