@@ -20,6 +20,11 @@ from tracker.log import event_to_dict, parse_event
 VISUAL = ("starter", "play", "draw", "reveal")
 REACH = 0.5   # seconds for a hand to reach a pile
 LEAVE = 0.42  # seconds for it to leave again
+REVEAL_GAP = 2.5
+"""Seconds from a revealed hand coming to rest to the next thing the hands do. A hand is shown so that the others
+(and the camera) can read it: a challenged player shows it for a moment before the penalty is drawn, and at the end
+of a hand each player's cards lie open while the scores are counted. With the one-second gap of other events a
+challenge reveal was picked up 0.45 s after it was laid, while the hand that laid it was still leaving it."""
 
 
 @dataclass
@@ -44,21 +49,25 @@ class Action:
         return self.t + (REACH if self.kind == "draw" else LEAVE)
 
 
-def retime(events: list[Event], min_gap: float = 1.0, lead: float = 1.0) -> list[dict[str, Any]]:
-    """The log as dicts with visual events at least `min_gap` apart (and the first at least `lead` s in)."""
+def retime(events: list[Event], min_gap: float = 1.0, lead: float = 1.0,
+           reveal_gap: float = REVEAL_GAP) -> list[dict[str, Any]]:
+    """The log as dicts with visual events at least `min_gap` apart (`reveal_gap` after a reveal), the first at
+    least `lead` s in."""
     out: list[dict[str, Any]] = []
     shift = 0.0
     last_visual: float | None = None
+    last_gap = min_gap
     prev_t = 0.0
     for ev in events:
         d = event_to_dict(ev)
         t = float(d["t"]) + shift
         if d["type"] in VISUAL:
-            need = lead if last_visual is None else last_visual + min_gap
+            need = lead if last_visual is None else last_visual + last_gap
             if t < need:
                 shift += need - t
                 t = need
             last_visual = t
+            last_gap = reveal_gap if d["type"] == "reveal" else min_gap
         t = max(t, prev_t)
         d["t"] = round(t, 3)
         prev_t = d["t"]

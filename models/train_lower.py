@@ -1,4 +1,6 @@
-"""Train the lower-card classifier (`models/card_lower.onnx`): the name of a pair's half-hidden lower card.
+"""Train the lower-card classifier (`models/card_lower.onnx`): the name of a pair's half-hidden lower card; and,
+with `--set reveals`, the revealed-card classifier (`models/card_reveal.onnx`): the names of a revealed hand's
+cards, laid in overlapping rows (`datasets.reveal_crops`).
 
 Why a model of its own: on the rendered game videos the lower card of two cards laid together was named right
 about half the time by the crop classifier, which learnt cards in still scenes, centred on their own box. The
@@ -8,6 +10,7 @@ pixels tall. This model learns exactly that input (`datasets.pairs`), starting f
 net (its colours, glyphs and card outlines), with the same factorised colour and value heads.
 
     python models/train_lower.py --train 24000 --val 2048 --epochs 6 --out models/card_lower.onnx
+    python models/train_lower.py --set reveals --train 24000 --val 2048 --epochs 6
 
 Renders the crops (or reuses `--data`), trains on the CPU, prints the validation accuracy of the new model beside
 the shipped crop classifier's on the same crops, and exports the ONNX model with its JSON.
@@ -25,17 +28,20 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-DATA = REPO / "data" / "lower"
+SETS = {"pairs": ("datasets.pairs", REPO / "data" / "lower", REPO / "models" / "card_lower.onnx"),
+        "reveals": ("datasets.reveal_crops", REPO / "data" / "reveal", REPO / "models" / "card_reveal.onnx")}
+"""Each crop set: the module that renders it (its `build`), where its crops are kept, where its model goes."""
 WIDE = REPO / "models" / "card_classifier_parts" / "wide.pth"
 
 
-def crops_of(path: Path, n: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
-    """The crops and labels stored at `path`, rendered (`datasets.pairs.build`) and stored first if missing."""
+def crops_of(path: Path, n: int, seed: int, workers: int, crop_set: str = "pairs") -> tuple[np.ndarray, np.ndarray]:
+    """The crops and labels stored at `path`, rendered (the set's `build`) and stored first if missing."""
+    import importlib
+
     from datasets.export import CLASS_NAMES
-    from datasets.pairs import build
 
     if not path.exists():
-        made = build(n, seed, CLASS_NAMES, workers=workers)
+        made = importlib.import_module(SETS[crop_set][0]).build(n, seed, CLASS_NAMES, workers=workers)
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(path, crops=made.crops, labels=made.labels)
     z = np.load(path)
@@ -56,7 +62,10 @@ def accuracy_of_onnx(model: Path, x: np.ndarray, y: np.ndarray) -> float:
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=DATA, help="where the rendered crops are kept (train.npz, val.npz)")
+    ap.add_argument("--set", dest="crop_set", choices=sorted(SETS), default="pairs",
+                    help="pairs: a pair's lower card (card_lower); reveals: a revealed hand's cards (card_reveal)")
+    ap.add_argument("--data", type=Path, default=None,
+                    help="where the rendered crops are kept (train.npz, val.npz); the set's folder under data/")
     ap.add_argument("--train", type=int, default=24000, help="training crops to render when missing")
     ap.add_argument("--val", type=int, default=2048, help="validation crops to render when missing")
     ap.add_argument("--seed", type=int, default=1, help="render seed of the training crops (val uses seed + 1)")
@@ -70,20 +79,22 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2, help="processes rendering the crops")
     ap.add_argument("--minutes", type=float, default=None, help="stop after the epoch that passes this budget")
-    ap.add_argument("--out", type=Path, default=REPO / "models" / "card_lower.onnx")
+    ap.add_argument("--out", type=Path, default=None, help="the ONNX model (default: the set's, in models/)")
     ap.add_argument("--baseline", type=Path, default=REPO / "models" / "card_classifier.onnx",
                     help="a classifier to score on the same validation crops, for comparison")
     args = ap.parse_args(argv)
+    _, data, out = SETS[args.crop_set]
+    args.data, args.out = args.data or data, args.out or out
 
     from datasets.export import CLASS_NAMES
     from models.train_classifier import train_classifier
 
     args.out.parent.mkdir(parents=True, exist_ok=True)  # the state dict is saved beside it after each epoch
-    xtr, ytr = crops_of(args.data / "train.npz", args.train, args.seed, args.workers)
+    xtr, ytr = crops_of(args.data / "train.npz", args.train, args.seed, args.workers, args.crop_set)
     for extra in args.extra:
         z = np.load(extra)
         xtr, ytr = np.concatenate([xtr, z["crops"]]), np.concatenate([ytr, z["labels"]])
-    xva, yva = crops_of(args.data / "val.npz", args.val, args.seed + 1, args.workers)
+    xva, yva = crops_of(args.data / "val.npz", args.val, args.seed + 1, args.workers, args.crop_set)
     history = train_classifier(Path("."), args.out, list(CLASS_NAMES), epochs=args.epochs, batch=args.batch,
                                seed=args.seed, minutes=args.minutes, threads=args.threads,
                                init=args.init if args.init and args.init.exists() else None, lr=args.lr,

@@ -90,9 +90,11 @@ def rectify(image: np.ndarray, table: Table, region_mm: tuple[float, float, floa
 class DetectorReader:
     """The card detector (`vision.detector`) run on rectified crops."""
 
-    def __init__(self, table: Table, detector: object, min_conf: float = 0.2, lower: object | None = None) -> None:
-        """`lower`: the lower-card classifier (`models/card_lower.onnx`, an `OnnxClassifier`), if shipped."""
-        self.table, self.detector, self.min_conf, self.lower = table, detector, min_conf, lower
+    def __init__(self, table: Table, detector: object, min_conf: float = 0.2, lower: object | None = None,
+                 reveal: object | None = None) -> None:
+        """`lower`, `reveal`: the lower-card and revealed-card classifiers (`models/card_lower.onnx`,
+        `models/card_reveal.onnx`, `OnnxClassifier`s), where shipped."""
+        self.table, self.detector, self.min_conf, self.lower, self.reveal = table, detector, min_conf, lower, reveal
         self.calls = 0
 
     def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
@@ -109,6 +111,21 @@ class DetectorReader:
             out.append(Seen(d.card, (x0 + b[0] / scale, y0 + b[1] / scale, x0 + b[2] / scale, y0 + b[3] / scale),
                             float(d.confidence), float(present)))
         return out
+
+    def name_revealed(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
+                      boxes_mm: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
+        """(code, confidence) for each box (table mm) of a revealed hand's card, on the rectified crop `read` would
+        see: by the revealed-card classifier (`models/card_reveal.onnx`, which learnt cards half hidden in
+        overlapping rows), or the crop classifier where none is shipped."""
+        classifier = self.reveal or getattr(self.detector, "classifier", None)
+        if classifier is None or not boxes_mm:
+            return [("back", 0.0)] * len(boxes_mm)
+        crop = rectify(image, self.table, region_mm, scale)
+        x0, y0 = region_mm[0], region_mm[1]
+        px = np.array([[(b[0] - x0) * scale, (b[1] - y0) * scale, (b[2] - x0) * scale, (b[3] - y0) * scale]
+                       for b in boxes_mm], np.float32)
+        probs = classifier.probabilities(crop, px)
+        return [(classifier.names[int(p.argmax())], float(p.max())) for p in probs]
 
     def name_lower(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
                    boxes_mm: list[tuple[float, float, float, float]]) -> tuple[str, float] | None:
@@ -185,8 +202,9 @@ def load_reader(table: Table, weights: str | None = None, conf: float = 0.2) -> 
     from pathlib import Path
 
     from vision.classifier import OnnxClassifier
-    from vision.detector import DEFAULT_LOWER, load_detector
+    from vision.detector import DEFAULT_LOWER, DEFAULT_REVEAL, load_detector
 
     det = load_detector(Path(weights) if weights else None, conf=min(conf, 0.25), presence=min(conf, MIN_PRESENCE))
     lower = OnnxClassifier(DEFAULT_LOWER) if DEFAULT_LOWER.exists() else None
-    return DetectorReader(table, det, min_conf=conf, lower=lower)
+    reveal = OnnxClassifier(DEFAULT_REVEAL) if DEFAULT_REVEAL.exists() else None
+    return DetectorReader(table, det, min_conf=conf, lower=lower, reveal=reveal)

@@ -5,8 +5,9 @@ zone are read once they settle, and the face-up cards among them (backs ignored:
 reveal) make the reveal, so the engine can score the hand or settle a challenge. A revealed hand is counted as well
 as named (the engine flags a count that differs from the log's), so the zone is read by `presence`: a card half
 hidden under its neighbours is kept under its likeliest name rather than dropped for an unsure one; and it is read
-under several framings (`vision.readers.FramedReader`), a card counted when most framings find it. A revealed hand
-picked up again leaves a candidate with no face in it, which is dropped.
+under several framings (`vision.readers.FramedReader`), a card counted when most framings find it. A hand laid in
+rows hides cards in its first row's gaps; they are counted from the row's pitch (`vision.reveal_rows`). A revealed
+hand picked up again leaves a candidate with no face in it, which is dropped.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 from vision.discard import ZoneCandidates
 from vision.motion import CARD_AREA_PX, ForegroundModel
 from vision.readers import CardReader, FramedReader
+from vision.reveal_rows import RowReader
 
 REVEAL_PRESENCE = 0.2
 """A box in a revealed hand counts as a card at this box score, whatever the confidence of its name."""
@@ -39,11 +41,14 @@ class RevealTracker:
 
     def __init__(self, model: ForegroundModel, reader: CardReader, scale: float = 1.5) -> None:
         self.model, self.scale = model, scale
-        self.reader = reader = FramedReader(reader)  # a revealed hand is counted: read under several framings
-        self.zones = {z.seat: ZoneCandidates(model, z.name, reader, scale, settle=6, confirm=2, max_reads=3, pad=8.0,
-                                             cap_by_area=False, withdraw_mm=70.0, whole_zone=True,
-                                             presence=REVEAL_PRESENCE)
-                      for z in model.table.seat_zones()}
+        framed = FramedReader(reader)  # a revealed hand is counted: read under several framings
+        table = model.table
+        # ... and laid in rows: the cards hidden in a row's gaps are found from its pitch
+        self.readers = {z.seat: RowReader(framed, table, z, reader) for z in table.seat_zones()}
+        self.zones = {z.seat: ZoneCandidates(model, z.name, self.readers[z.seat], scale, settle=6, confirm=2,
+                                             max_reads=3, pad=8.0, cap_by_area=False, withdraw_mm=70.0,
+                                             whole_zone=True, presence=REVEAL_PRESENCE)
+                      for z in table.seat_zones()}
         self.masks = {s: zc.zone_mask for s, zc in self.zones.items()}
         self.pending: dict[int, tuple[float, list[tuple[str, ...]]]] = {}  # seat -> (t, readings)
         self.last: dict[int, tuple[float, tuple[str, ...]]] = {}
@@ -74,7 +79,7 @@ class RevealTracker:
                     continue  # a hand still at work in the zone
                 t0, reads = self.pending[seat]
                 zone = zc.zone
-                seen = self.reader.read(image, zc.region, self.scale, t, presence=REVEAL_PRESENCE)
+                seen = self.readers[seat].read(image, zc.region, self.scale, t, presence=REVEAL_PRESENCE)
                 reads.append(tuple(sorted(s.code for s in seen if s.code != "back" and zone.contains(s.centre))))
                 if len(reads) >= 2 and reads[-1] == reads[-2]:
                     del self.pending[seat]

@@ -1,0 +1,159 @@
+"""A revealed hand laid in rows: the cards hidden in a row's gaps, found from its pitch (`vision.reveal_rows`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.readers import Seen
+from vision.reveal_rows import RowReader, SeatFrame, fill_rows, hidden_in_row, renamed, rows_of
+from vision.tablefile import default_table
+
+PITCH = 32.0
+
+
+def row(lefts: list[float], v0: float = 20.0, width: float = PITCH, last_width: float = 56.0,
+        height: float = 87.0) -> list[tuple[float, float, float, float]]:
+    """Seat-frame boxes of a fanned row seen by their left edges: each box is the strip the next card leaves
+    (the last card shows whole)."""
+    return [(u, u + (last_width if i == len(lefts) - 1 else width), v0, v0 + height) for i, u in enumerate(lefts)]
+
+
+@pytest.mark.parametrize("lefts, expected", [
+    ([0, 32, 64, 96, 128, 160, 192], []),                 # every card seen
+    ([0, 32, 96, 128, 160, 192], [64]),                   # one hidden
+    ([0, 32, 128, 160, 192], [64, 96]),                   # two side by side
+    ([0, 64, 96, 128, 192], [32, 160]),                   # two apart
+    ([0, 31, 66, 97, 161, 190], [129]),                   # a hand's unsteady pitch (+-3 mm)
+    ([0, 32], []),                                        # too few to read a pitch
+    ([0, 32, 80, 100, 160], []),                          # no steady pitch: not a fanned row
+    ([0, 60, 120, 240], []),                              # laid apart (pitch over a card width): nothing hides
+])
+def test_hidden_cards_from_the_rows_pitch(lefts: list[float], expected: list[float]) -> None:
+    strips = hidden_in_row(row(lefts))
+    assert [round(s[0]) for s in strips] == expected
+    for s in strips:
+        assert s[1] - s[0] == pytest.approx(PITCH, abs=4)
+
+
+def test_a_row_seen_by_its_right_edges() -> None:
+    """Fanned the other way (each card covers the one to its right), the right edges are the steady ones."""
+    rights = [56.0, 88.0, 152.0, 184.0]
+    boxes = [(r - (56.0 if i == 0 else PITCH), r, 20.0, 107.0) for i, r in enumerate(rights)]
+    strips = hidden_in_row(boxes)
+    assert [(round(s[0]), round(s[1])) for s in strips] == [(88, 120)]
+
+
+def test_strips_stop_where_the_next_row_covers_them() -> None:
+    strips = hidden_in_row(row([0, 32, 96, 128]), covered_from=60.0)
+    assert strips and strips[0][2:] == (20.0, 60.0)
+
+
+def test_rows_are_grouped_by_their_player_side_edge() -> None:
+    boxes = row([0, 32, 64]) + row([12, 44], v0=60.0) + [(96.0, 128.0, 24.0, 60.0)]
+    assert sorted(sorted(r) for r in rows_of(boxes)) == [[0, 1, 2, 5], [3, 4]]
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_seat_frame_runs_from_each_seats_edge_inwards(seats: int) -> None:
+    table = default_table(seats)
+    centre = np.array([table.width / 2, table.height / 2])
+    for zone in table.seat_zones():
+        frame = SeatFrame.of(table, zone)
+        zc = zone.polygon.mean(axis=0)
+        assert float((centre - zc) @ frame.v) > 0  # v points into the table
+        box = (zc[0] - 10, zc[1] - 20, zc[0] + 30, zc[1] + 5)
+        u0, u1, v0, v1 = frame.to_seat(box)
+        assert 0 <= v0 < v1 and u1 - u0 in (pytest.approx(40), pytest.approx(25))
+        assert frame.to_table(u0, u1, v0, v1) == pytest.approx(box)
+
+
+def _seat0_hand(lefts_row1: list[float], lefts_row2: list[float]) -> tuple[object, object, list[Seen]]:
+    """Seen boxes (table mm) of a two-row hand at seat 0 (the bottom edge): row 1 nearest the player."""
+    table = default_table(4)
+    zone = table.seat_zones()[0]
+    frame = SeatFrame.of(table, zone)
+    u_mid = float((zone.polygon.mean(axis=0) - frame.origin) @ frame.u) - 100
+    seen = [Seen("red-5", frame.to_table(u_mid + b[0], u_mid + b[1], b[2], b[3]), 0.9)
+            for b in row(lefts_row1, v0=30.0) + row(lefts_row2, v0=70.0)]
+    return table, zone, seen
+
+
+def test_fill_rows_adds_the_hidden_cards_named() -> None:
+    table, zone, seen = _seat0_hand([0, 32, 96, 128, 160, 192], [12, 44, 76])
+    asked: list[tuple[float, float, float, float]] = []
+
+    def name(boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
+        asked.extend(boxes)
+        return [("blue-7", 0.4)] * len(boxes)
+
+    out = fill_rows(seen, table, zone, name)
+    assert len(out) == len(seen) + 1 and out[-1].code == "blue-7"
+    assert zone.contains(out[-1].centre)
+    x0, y0, x1, y1 = asked[0]
+    assert x1 - x0 == pytest.approx(PITCH, abs=1) and y1 - y0 == pytest.approx(40.0, abs=1)  # stops at row 2
+
+
+def test_one_row_and_card_backs_add_nothing() -> None:
+    table, zone, seen = _seat0_hand([0, 32, 96, 128, 160, 192], [])
+    assert fill_rows(seen, table, zone, lambda b: [("blue-7", 0.4)] * len(b)) == seen  # one row: corners show
+    table, zone, seen = _seat0_hand([0, 32, 96, 128, 160, 192], [12, 44, 76])
+    assert fill_rows(seen, table, zone, lambda b: [("back", 0.9)] * len(b)) == seen
+
+
+class _Reader:
+    calls = 0
+
+    def __init__(self, seen: list[Seen]) -> None:
+        self.seen = seen
+
+    def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float, t: float,
+             presence: float | None = None) -> list[Seen]:
+        return list(self.seen)
+
+
+class _Namer:
+    reveal = None
+
+    def name_revealed(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
+                   boxes_mm: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
+        return [("green-2", 0.5)] * len(boxes_mm)
+
+
+def test_row_reader_fills_only_a_count() -> None:
+    table, zone, seen = _seat0_hand([0, 32, 96, 128, 160, 192], [12, 44, 76])
+    image = np.zeros((540, 960, 3), np.uint8)
+    reader = RowReader(_Reader(seen), table, zone, _Namer())
+    assert len(reader.read(image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)) == len(seen) + 1
+    assert len(reader.read(image, (0, 0, 10, 10), 1.5, 0.0)) == len(seen)  # naming, not counting
+    assert len(RowReader(_Reader(seen), table, zone, None).read(image, (0, 0, 10, 10), 1.5, 0.0, 0.2)) == len(seen)
+
+
+class _RevealNamer(_Namer):
+    reveal = object()  # a revealed-card classifier is shipped: every face is named again
+
+
+def test_a_shipped_revealed_card_classifier_names_every_face_again() -> None:
+    table, zone, seen = _seat0_hand([0, 32, 64, 96], [])
+    image = np.zeros((540, 960, 3), np.uint8)
+    out = RowReader(_Reader(seen), table, zone, _RevealNamer()).read(image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)
+    assert [s.code for s in out] == ["green-2"] * len(seen)
+    assert [s.box_mm for s in out] == [s.box_mm for s in seen]
+    back = Seen("back", seen[0].box_mm, 0.9)
+    out = renamed([back, *seen], zone, lambda boxes: [("back", 0.8)] * len(boxes))
+    assert out == [back, *seen]  # a box named a back is no face to rename, and a face keeps its name
+
+
+def test_a_card_where_two_seat_zones_meet_counts_for_the_nearer_seat() -> None:
+    """At six seats the side seat's zone and the bottom seat's overlap at the corner: the end of the bottom seat's
+    revealed row lies in both, and must not be counted in the side seat's hand too."""
+    table = default_table(6)
+    side, bottom = table.seat_zones()[2], table.seat_zones()[1]
+    corner = Seen("yellow-7", (168.0, 380.0, 184.0, 416.0), 0.8)  # in both zones, nearer the bottom seat's middle
+    own = Seen("red-2", (60.0, 250.0, 116.0, 337.0), 0.9)
+    assert side.contains(corner.centre) and bottom.contains(corner.centre)
+    image = np.zeros((540, 960, 3), np.uint8)
+    read = RowReader(_Reader([own, corner]), table, side, None).read(image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)
+    assert read == [own]
+    read = RowReader(_Reader([own, corner]), table, bottom, None).read(image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)
+    assert corner in read

@@ -1,0 +1,217 @@
+"""A revealed hand laid in overlapping rows: the cards the detector missed, found from the row's steady pitch.
+
+Why: a hand of eight or more cards is laid in two rows, the second overlapping the first. The first row's middle
+cards then show only a strip (their corner index under the next card or the second row), and the detector misses
+some of them, so the hand is counted short and the engine flags a `count_mismatch` that did not happen. A player
+lays a row at a steady pitch, and each card in it is still seen by one edge: the edge the next card does not
+cover. So a gap of two pitches between two such edges in a row holds a card, and its strip is where the next pitch
+starts. The strip is named by the crop classifier; the count is what matters most (the engine's flag), the name
+goes into the hand's score.
+
+Geometry is in the seat's frame: `u` along the table edge in front of the player, `v` from that edge into the
+table. A seat zone lies along one table edge (`vision.tablefile.default_zones`), so both axes are table axes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.readers import CardReader, Seen
+from vision.tablefile import CARD_W_MM, Table, Zone
+
+ROW_GAP_MM = 20.0
+"""Cards whose player-side edges lie this far apart (along `v`) are in different rows."""
+MIN_ROW = 3
+"""A pitch is read from a row of at least this many boxes (two give one gap, which says nothing of the pitch)."""
+PITCH_FIT = 0.25
+"""A row's edges are steady when every gap between them is within this many pitches of a whole number."""
+MIN_PITCH_MM = 10.0
+MAX_PITCH_MM = 0.9 * CARD_W_MM
+"""A row whose pitch is a whole card width or more is laid apart, not overlapping: no card hides in its gaps."""
+
+
+@dataclass(frozen=True)
+class SeatFrame:
+    """The axes of a seat zone: `u` along its table edge, `v` from that edge into the table (both unit vectors,
+    in table mm), and the edge's offset, so `v` is the distance from the edge."""
+
+    u: np.ndarray
+    v: np.ndarray
+    origin: np.ndarray
+
+    @classmethod
+    def of(cls, table: Table, zone: Zone) -> SeatFrame:
+        """The frame of the table edge nearest the zone's centre."""
+        cx, cy = zone.polygon.mean(axis=0)
+        dists = {"top": cy, "bottom": table.height - cy, "left": cx, "right": table.width - cx}
+        edge = min(dists, key=lambda k: dists[k])
+        if edge == "top":
+            return cls(np.array([1.0, 0.0]), np.array([0.0, 1.0]), np.array([0.0, 0.0]))
+        if edge == "bottom":
+            return cls(np.array([-1.0, 0.0]), np.array([0.0, -1.0]), np.array([table.width, table.height]))
+        if edge == "left":
+            return cls(np.array([0.0, -1.0]), np.array([1.0, 0.0]), np.array([0.0, table.height]))
+        return cls(np.array([0.0, 1.0]), np.array([-1.0, 0.0]), np.array([table.width, 0.0]))
+
+    def to_seat(self, box_mm: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        """(u0, u1, v0, v1) of a table box."""
+        corners = np.array([[box_mm[0], box_mm[1]], [box_mm[2], box_mm[3]]]) - self.origin
+        us, vs = corners @ self.u, corners @ self.v
+        return float(us.min()), float(us.max()), float(vs.min()), float(vs.max())
+
+    def to_table(self, u0: float, u1: float, v0: float, v1: float) -> tuple[float, float, float, float]:
+        pts = np.array([self.origin + self.u * u + self.v * v for u in (u0, u1) for v in (v0, v1)])
+        x0, y0 = pts.min(axis=0)
+        x1, y1 = pts.max(axis=0)
+        return float(x0), float(y0), float(x1), float(y1)
+
+
+def rows_of(boxes: list[tuple[float, float, float, float]]) -> list[list[int]]:
+    """Indices of seat-frame boxes grouped into rows by their player-side edge (`v0`): a later row overlaps the
+    one before it from the table's side, so each row's player-side edge stays in view."""
+    order = sorted(range(len(boxes)), key=lambda i: boxes[i][2])
+    rows: list[list[int]] = []
+    for i in order:
+        if rows and boxes[i][2] - boxes[rows[-1][-1]][2] <= ROW_GAP_MM:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return rows
+
+
+def _pitch(edges: list[float]) -> tuple[float, float] | None:
+    """(pitch, misfit) of sorted edges, or None when there is no steady pitch. The pitch is the one gap that the
+    most other gaps match (the mean of those), so half the gaps may be doubles; the misfit is the largest distance
+    (in pitches) of any gap from a whole number of pitches."""
+    gaps = np.diff(np.array(edges))
+    best: tuple[int, float, float] | None = None
+    for g in gaps:
+        if not MIN_PITCH_MM <= g <= MAX_PITCH_MM:
+            continue
+        ones = gaps[np.abs(gaps / g - 1) < PITCH_FIT]
+        pitch = float(ones.mean())
+        misfit = float(np.abs(gaps / pitch - np.maximum(np.round(gaps / pitch), 1)).max())
+        if best is None or (len(ones), -misfit) > (best[0], -best[2]):
+            best = (len(ones), pitch, misfit)
+    if best is None or best[0] < max(2, (len(gaps) + 1) // 2):
+        return None
+    return best[1], best[2]
+
+
+def hidden_in_row(boxes: list[tuple[float, float, float, float]],
+                  covered_from: float | None = None) -> list[tuple[float, float, float, float]]:
+    """Seat-frame strips (u0, u1, v0, v1) of the cards hidden in one row's gaps.
+
+    Each card is seen by one edge, the same side for the whole row (the side the next card does not cover): on
+    that side every gap is a whole number of pitches, while the covered side's edges (where a box ends at the
+    next card) fall anywhere. A gap of k pitches hides k - 1 cards. `covered_from`: where (in `v`) the next row
+    starts covering this one; the strips stop there, so a strip's crop shows its own card."""
+    if len(boxes) < MIN_ROW:
+        return []
+    lefts, rights = sorted(b[0] for b in boxes), sorted(b[1] for b in boxes)
+    fits = [(f, side, edges) for side, edges in (("left", lefts), ("right", rights))
+            if (f := _pitch(edges)) is not None and f[1] < PITCH_FIT]
+    if not fits:
+        return []
+    (pitch, _), side, edges = min(fits, key=lambda x: x[0][1])
+    v0 = float(np.median([b[2] for b in boxes]))
+    v1 = float(np.median([b[3] for b in boxes]))
+    if covered_from is not None and covered_from > v0 + MIN_PITCH_MM:
+        v1 = min(v1, covered_from)
+    out = []
+    for a, b in zip(edges, edges[1:], strict=False):
+        k = round((b - a) / pitch)
+        if k < 2:
+            continue
+        step = (b - a) / k
+        for j in range(1, k):
+            e = a + j * step
+            out.append((e, e + step, v0, v1) if side == "left" else (e - step, e, v0, v1))
+    return out
+
+
+Namer = Callable[[list[tuple[float, float, float, float]]], list[tuple[str, float]]]
+"""Names table boxes: (code, confidence) for each."""
+
+
+def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer) -> list[Seen]:
+    """`seen` (a seat zone's read) with the cards hidden in its rows' gaps added, named by `name`; a strip named
+    as a card back is no card of the hand and is left out."""
+    faces = [s for s in seen if s.code != "back" and zone.contains(s.centre)]
+    if len(faces) < MIN_ROW:
+        return seen
+    frame = SeatFrame.of(table, zone)
+    boxes = [frame.to_seat(s.box_mm) for s in faces]
+    rows = rows_of(boxes)
+    if len(rows) < 2:  # one row: every card's corner shows (the next card covers the other side)
+        return seen
+    starts = [min(boxes[i][2] for i in row) for row in rows]  # rows run from the player's edge inwards
+    strips = [strip for k, row in enumerate(rows)
+              for strip in hidden_in_row([boxes[i] for i in row], starts[k + 1] if k + 1 < len(rows) else None)]
+    if not strips:
+        return seen
+    table_boxes = [frame.to_table(*s) for s in strips]
+    added = [Seen(code, box, conf, presence=None) for box, (code, conf) in zip(table_boxes, name(table_boxes),
+                                                                                 strict=True) if code != "back"]
+    return seen + added
+
+
+def renamed(seen: list[Seen], zone: Zone, name: Namer) -> list[Seen]:
+    """`seen` with the faces in the zone named again by `name` (the revealed-card classifier, which learnt them
+    half hidden in rows); a face it calls a card back keeps its name."""
+    idx = [i for i, s in enumerate(seen) if s.code != "back" and zone.contains(s.centre)]
+    if not idx:
+        return seen
+    out = list(seen)
+    for i, (code, conf) in zip(idx, name([seen[i].box_mm for i in idx]), strict=True):
+        if code != "back":
+            out[i] = Seen(code, seen[i].box_mm, conf, seen[i].presence)
+    return out
+
+
+def owned(seen: list[Seen], zone: Zone, others: list[Zone]) -> list[Seen]:
+    """`seen` without the faces that lie where this seat zone overlaps another and nearer the other's middle: seat
+    zones meet at the table's corners, and the end of one seat's revealed row must not count in its neighbour's
+    hand."""
+    def theirs(s: Seen) -> bool:
+        here = float(np.linalg.norm(s.centre - zone.polygon.mean(axis=0)))
+        return any(z.contains(s.centre) and float(np.linalg.norm(s.centre - z.polygon.mean(axis=0))) < here
+                   for z in others)
+
+    return [s for s in seen if s.code == "back" or not zone.contains(s.centre) or not theirs(s)]
+
+
+class RowReader:
+    """A seat zone's reader for a revealed hand: `reader`'s count (`presence` given), less the faces a neighbouring
+    seat's zone owns (`owned`), with the cards hidden in its rows' gaps added (`fill_rows`), all named by
+    `namer`'s `name_revealed` (a `DetectorReader`: its revealed-card classifier, where shipped, names every face
+    again). Reads that do not count pass through; without a namer, nothing is added or renamed."""
+
+    def __init__(self, reader: CardReader, table: Table, zone: Zone, namer: object | None) -> None:
+        self.reader, self.table, self.zone, self.namer = reader, table, zone, namer
+        self.others = [z for z in table.seat_zones() if z.name != zone.name]
+
+    @property
+    def calls(self) -> int:
+        return self.reader.calls
+
+    def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
+             t: float, presence: float | None = None) -> list[Seen]:
+        seen = self.reader.read(image, region_mm, scale, t, presence=presence)
+        if presence is None:
+            return seen
+        seen = owned(seen, self.zone, self.others)
+        name_revealed = getattr(self.namer, "name_revealed", None)
+        if name_revealed is None:
+            return seen
+
+        def name(boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
+            return name_revealed(image, region_mm, scale, boxes)  # type: ignore[no-any-return]
+
+        seen = fill_rows(seen, self.table, self.zone, name)
+        if getattr(self.namer, "reveal", None) is not None:
+            seen = renamed(seen, self.zone, name)
+        return seen
