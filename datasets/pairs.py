@@ -18,6 +18,7 @@ detector's box is. The label is the lower card's code. One pair in twenty is two
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,7 +73,7 @@ def _lay_pair(rng: np.random.Generator, centre: np.ndarray) -> tuple[tuple[np.nd
     return (base - axis * d, ang + turn), (base, ang)
 
 
-def _through_codec(frames: list[np.ndarray], fps: float = 30.0) -> list[np.ndarray]:
+def through_codec(frames: list[np.ndarray], fps: float = 30.0) -> list[np.ndarray]:
     """The frames as a game video stores them: MPEG-4 Part 2 (`mp4v`), as `datasets.gamevideo` writes."""
     h, w = frames[0].shape[:2]
     with tempfile.TemporaryDirectory() as tmp:
@@ -120,7 +121,7 @@ def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CO
         tops.append(qt)
         quads_all.append([ql, qt])
         lowers.append(lower_code)
-    frames = _through_codec(frames)
+    frames = through_codec(frames)
     crops = []
     for image, qt, quads in zip(frames, tops, quads_all, strict=True):
         changed = _change_mask(shape, quads)
@@ -140,21 +141,35 @@ def _job(seed: int) -> tuple[list[np.ndarray], list[str]]:
     return table_samples(seed)
 
 
-def build(n: int, seed: int, names: tuple[str, ...], workers: int = 1, progress: bool = True) -> LowerCrops:
-    """About `n` crops (whole tables of `PER_TABLE`), rendered on `workers` processes."""
+def render_tables(job: Callable[[int], tuple[list[np.ndarray], list[str]]], n: int, seed: int,
+                  names: tuple[str, ...], workers: int = 1, progress: bool = True,
+                  desc: str = "crops") -> tuple[np.ndarray, np.ndarray]:
+    """(crops, labels): `job(table seed)` run on tables seeded `seed * 100_003 + i` for i = 0, 1, ... until at
+    least `n` crops are made, on `workers` processes; the labels are indices into `names`."""
     from contextlib import nullcontext
+    from itertools import count
     from multiprocessing import Pool
 
     from tqdm import tqdm
 
-    seeds = [seed * 100_003 + i for i in range((n + PER_TABLE - 1) // PER_TABLE)]
+    seeds = (seed * 100_003 + i for i in count())
     crops: list[np.ndarray] = []
     labels: list[int] = []
-    bar = tqdm(total=len(seeds) * PER_TABLE, desc="lower-card crops", unit="crop", disable=not progress)
+    bar = tqdm(total=n, desc=desc, unit="crop", disable=not progress)
     with Pool(workers) if workers > 1 else nullcontext() as pool:
-        for c, codes in (pool.imap(_job, seeds) if pool is not None else map(_job, seeds)):
+        for c, codes in (pool.imap(job, seeds) if pool is not None else map(job, seeds)):
             crops += c
             labels += [names.index(x) for x in codes]
             bar.update(len(c))
+            if len(crops) >= n:
+                break
+        if pool is not None:
+            pool.terminate()
     bar.close()
-    return LowerCrops(np.stack(crops), np.array(labels, np.int64), names)
+    return np.stack(crops), np.array(labels, np.int64)
+
+
+def build(n: int, seed: int, names: tuple[str, ...], workers: int = 1, progress: bool = True) -> LowerCrops:
+    """About `n` crops (whole tables of `PER_TABLE`), rendered on `workers` processes."""
+    crops, labels = render_tables(_job, n, seed, names, workers, progress, desc="lower-card crops")
+    return LowerCrops(crops, labels, names)

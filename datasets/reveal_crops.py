@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from datasets.gamevideo_draw import Camera, FaceBank, blit_card, table_plane
-from datasets.pairs import _through_codec
+from datasets.pairs import render_tables, through_codec
 from tracker.cards import ALL_CODES
 from vision.classifier import CROP, square_crops
 from vision.readers import rectify
@@ -108,7 +108,7 @@ def table_samples(seed: int, frames: int = FRAMES, codes: tuple[str, ...] = ALL_
                  for code, (c, a) in zip(hand, lay_hand(rng, n, edge, inward, ang - 90 + 180), strict=True)]
         shots.append(camera.shoot(canvas, k, k / 30.0))
         hands.append((s, hand, quads))
-    shots = _through_codec(shots)
+    shots = through_codec(shots)
     crops, labels = [], []
     for image, (s, hand, quads) in zip(shots, hands, strict=True):
         zone = table.seat_zones()[s]
@@ -136,29 +136,5 @@ def _job(seed: int) -> tuple[list[np.ndarray], list[str]]:
 
 def build(n: int, seed: int, names: tuple[str, ...], workers: int = 1, progress: bool = True) -> RevealCrops:
     """At least `n` crops (whole tables), rendered on `workers` processes."""
-    from contextlib import nullcontext
-    from multiprocessing import Pool
-
-    from tqdm import tqdm
-
-    crops: list[np.ndarray] = []
-    labels: list[int] = []
-    bar = tqdm(total=n, desc="revealed-card crops", unit="crop", disable=not progress)
-
-    def seeds():  # type: ignore[no-untyped-def]
-        i = 0
-        while True:
-            yield seed * 100_003 + i
-            i += 1
-
-    with Pool(workers) if workers > 1 else nullcontext() as pool:
-        for c, codes in (pool.imap(_job, seeds()) if pool is not None else map(_job, seeds())):
-            crops += c
-            labels += [names.index(x) for x in codes]
-            bar.update(len(c))
-            if len(crops) >= n:
-                break
-        if pool is not None:
-            pool.terminate()
-    bar.close()
-    return RevealCrops(np.stack(crops), np.array(labels, np.int64), names)
+    crops, labels = render_tables(_job, n, seed, names, workers, progress, desc="revealed-card crops")
+    return RevealCrops(crops, labels, names)

@@ -23,8 +23,9 @@ DEFAULT_ONNX = MODELS_DIR / "card_detector.onnx"
 DEFAULT_PT = MODELS_DIR / "card_detector.pt"
 DEFAULT_CLASSIFIER = MODELS_DIR / "card_classifier.onnx"
 DEFAULT_LOWER = MODELS_DIR / "card_lower.onnx"
-DEFAULT_REVEAL = MODELS_DIR / "card_reveal.onnx"
 """The lower-card classifier: names a pair's half-hidden lower card (`models/train_lower.py`)."""
+DEFAULT_REVEAL = MODELS_DIR / "card_reveal.onnx"
+"""The revealed-card classifier: names a revealed hand's cards (`models/train_lower.py --set reveals`)."""
 
 
 class DetectorError(RuntimeError):

@@ -120,11 +120,7 @@ class DetectorReader:
         classifier = self.reveal or getattr(self.detector, "classifier", None)
         if classifier is None or not boxes_mm:
             return [("back", 0.0)] * len(boxes_mm)
-        crop = rectify(image, self.table, region_mm, scale)
-        x0, y0 = region_mm[0], region_mm[1]
-        px = np.array([[(b[0] - x0) * scale, (b[1] - y0) * scale, (b[2] - x0) * scale, (b[3] - y0) * scale]
-                       for b in boxes_mm], np.float32)
-        probs = classifier.probabilities(crop, px)
+        probs = self._probabilities(classifier, image, region_mm, scale, boxes_mm)
         return [(classifier.names[int(p.argmax())], float(p.max())) for p in probs]
 
     def name_lower(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
@@ -135,13 +131,19 @@ class DetectorReader:
         classifier = self.lower or getattr(self.detector, "classifier", None)
         if classifier is None or not boxes_mm:
             return None
+        mean = self._probabilities(classifier, image, region_mm, scale, boxes_mm).mean(axis=0)
+        k = int(mean.argmax())
+        return classifier.names[k], float(mean[k])
+
+    def _probabilities(self, classifier: object, image: np.ndarray, region_mm: tuple[float, float, float, float],
+                       scale: float, boxes_mm: list[tuple[float, float, float, float]]) -> np.ndarray:
+        """`classifier`'s class probabilities for each box (table mm), cropped from `region_mm` rectified as
+        `read` rectifies it."""
         crop = rectify(image, self.table, region_mm, scale)
         x0, y0 = region_mm[0], region_mm[1]
         px = np.array([[(b[0] - x0) * scale, (b[1] - y0) * scale, (b[2] - x0) * scale, (b[3] - y0) * scale]
                        for b in boxes_mm], np.float32)
-        mean = classifier.probabilities(crop, px).mean(axis=0)
-        k = int(mean.argmax())
-        return classifier.names[k], float(mean[k])
+        return classifier.probabilities(crop, px)  # type: ignore[attr-defined, no-any-return]
 
 
 FRAMINGS: tuple[tuple[float, float, float, float], ...] = ((0, 0, 0, 0), (-25, -25, 25, 25), (15, 0, 15, 0))

@@ -5,8 +5,8 @@ cards then show only a strip (their corner index under the next card or the seco
 some of them, so the hand is counted short and the engine flags a `count_mismatch` that did not happen. A player
 lays a row at a steady pitch, and each card in it is still seen by one edge: the edge the next card does not
 cover. So a gap of two pitches between two such edges in a row holds a card, and its strip is where the next pitch
-starts. The strip is named by the crop classifier; the count is what matters most (the engine's flag), the name
-goes into the hand's score.
+starts. The strip is named by the reader's revealed-card namer; the count is what matters most (the engine's
+flag), the name goes into the hand's score.
 
 Geometry is in the seat's frame: `u` along the table edge in front of the player, `v` from that edge into the
 table. A seat zone lies along one table edge (`vision.tablefile.default_zones`), so both axes are table axes.
@@ -211,7 +211,6 @@ class RowReader:
         def name(boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
             return name_revealed(image, region_mm, scale, boxes)  # type: ignore[no-any-return]
 
-        seen = fill_rows(seen, self.table, self.zone, name)
         if getattr(self.namer, "reveal", None) is not None:
-            seen = renamed(seen, self.zone, name)
-        return seen
+            seen = renamed(seen, self.zone, name)  # the faces read; the strips below are named once, as added
+        return fill_rows(seen, self.table, self.zone, name)
