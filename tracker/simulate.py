@@ -286,7 +286,8 @@ class Simulator:
         r = self.r
         if r.multi_play == "none" or self.rng.random() > 0.5:
             return [card]
-        hand = [c for c in self.hands[seat] if c is not card]
+        hand = list(self.hands[seat])
+        hand.remove(card)  # one copy: cards are interned, so a second copy of `card` is the same object
         if r.multi_play == "same_color_actions" and card.is_action:
             mates = [c for c in hand if c.is_action and c.color == card.color]
         elif r.multi_play == "identical" and not card.is_wild and not (r.seven_zero and card.value in ("0", "7")):

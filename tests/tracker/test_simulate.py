@@ -1,10 +1,14 @@
 """Property tests: simulated matches with planted mistakes replay to exactly the flags a perfect referee raises."""
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tracker.cards import Card
 from tracker.engine import replay
+from tracker.events import Play
 from tracker.ruleset import RULESET_NAMES, load_ruleset
 from tracker.simulate import MISTAKES, SimConfig, simulate_match
 
@@ -48,3 +52,20 @@ def test_a_simulated_match_reaches_its_target() -> None:
     sim = simulate_match(SimConfig(ruleset="mattel", players=3, seed=2, rate=0.0))
     scores = replay(sim.events).scores
     assert scores["winner"] is not None and max(scores["totals"]) >= 500
+
+
+@pytest.mark.parametrize(("ruleset", "clause", "pair_ok"), [
+    ("olympic", "OL-INTERCEPT", lambda a, b: a is b and a.value not in ("0", "7") and not a.is_wild),
+    ("chempiunat", "CH-PAIR", lambda a, b: a.is_action and b.is_action and a.color == b.color),
+])
+def test_legal_pairs_are_simulated_and_raise_no_flag(ruleset: str, clause: str,
+                                                     pair_ok: Callable[[Card, Card], bool]) -> None:
+    """Two copies of one card are the same interned object: a pair of them must still be laid (OL-INTERCEPT's
+    self-interception, CH-PAIR's two same-colour Skips), and replays clean."""
+    pairs = []
+    for seed in range(12):
+        sim = simulate_match(SimConfig(ruleset=ruleset, players=4, seed=seed, mistakes=(), max_hands=2))
+        assert replay(sim.events).flags == [], clause
+        pairs += [(e.cards[0], e.cards[1]) for e in sim.events if isinstance(e, Play) and len(e.cards) == 2]
+    assert pairs and all(pair_ok(a, b) for a, b in pairs), clause
+    assert any(a is b for a, b in pairs), f"{clause}: no pair of two identical cards was simulated"
