@@ -54,6 +54,12 @@ LOWER_OLD_SHARE = 0.3
 """A lower card named by fit as a card of the pile read before, whose box holds this share of the fitted box, is
 that old card showing beside the new one (the fitted box is the top card's slid, not the old card's own, so the
 detector's 0.8 is too strict here: the demo's wild laid beside the blue-5 before it read as a pair)."""
+LOWER_SAME_CONF = 0.5
+"""The least mean probability for a lower card named by fit as the top card's own name: two identical cards
+laid together (OL-INTERCEPT's self-interception, two Skips of one colour under CH-PAIR). Only the lower-card
+classifier is trusted with it (it learnt identical pairs); the crop classifier, seeing part of the top card in
+the crop, would name the top card for a single card. Measured on 400 rendered pairs (half identical): at 0.5
+the model takes 130 of 192 identical pairs and names none of 208 different lower cards as the top card."""
 LOWER_AREA = 1.2
 """With a lower-card classifier, a change this many cards large, read as one card, is looked at for a second
 card (`PAIR_AREA` without one): fanned pairs measured 1.24-1.55, and the classifier's mean probability, not the
@@ -160,6 +166,18 @@ def with_own_change(new: list[Seen], changed: np.ndarray, strict: bool = False) 
     return [s for i, s in enumerate(new) if i in keep]
 
 
+def without_twins(seen: list[Seen]) -> list[Seen]:
+    """One box a card: a box named like a surer one and lying mostly inside it (`Seen.same_card`) is the same
+    card boxed twice (the detector boxes a part of a Wild's face beside the whole, and class NMS keeps both, their
+    IoU being small), never a second card. Two identical cards laid together show the lower one as a strip beside
+    the top one, mostly outside its box."""
+    kept: list[Seen] = []
+    for s in sorted(seen, key=lambda x: -x.confidence):
+        if not any(k.code == s.code and s.same_card(k) for k in kept):
+            kept.append(s)
+    return kept
+
+
 class ZoneCandidates:
     """Candidates (things laid and let go) in one zone, read once they settle; `step` returns the decided ones as
     (candidate, cards) pairs — cards empty when the candidate showed nothing new."""
@@ -219,7 +237,8 @@ class ZoneCandidates:
         if self.whole_zone:
             new = [s for s in seen if self.zone.contains(s.centre) and (s.code != "back" or not self.faces_only)]
         else:
-            inside = [s for s in seen if inside_share(s, grown) >= 0.6 and (s.code != "back" or not self.faces_only)]
+            inside = without_twins([s for s in seen if inside_share(s, grown) >= 0.6
+                                    and (s.code != "back" or not self.faces_only)])
             # cards read before in about the same place are the old pile showing through; if nothing else is
             # there, the same card was laid again on top (a jump-in with an identical card)
             new = [s for s in inside if not self._was_there(s)] or inside
@@ -272,8 +291,9 @@ class ZoneCandidates:
 
     def _lower_by_fit(self, image: np.ndarray, top: Seen, grown: np.ndarray) -> list[Seen] | None:
         """[lower, top] with the lower card named on crops around its fitted box (`fit_lower_box`,
-        `LOWER_PUSH`); [top] when no card is named there surely (not a face, the top card's own name, an old card
-        showing through, a low mean probability); None when the reader has no model to name it with."""
+        `LOWER_PUSH`); [top] when no card is named there surely (not a face, an old card showing through, a low
+        mean probability, the top card's own name below `LOWER_SAME_CONF`); None when the reader has no model to
+        name it with."""
         if getattr(self.reader, "name_lower", None) is None:
             return None
         box, _ = fit_lower_box(top.box_mm, grown)
@@ -285,7 +305,8 @@ class ZoneCandidates:
             return None
         code, conf = named
         lower = Seen(code, box, conf)
-        if (code == "back" or code == top.code or conf < LOWER_MIN_CONF
+        same = code == top.code and (not self._lower_model() or conf < LOWER_SAME_CONF)
+        if (code == "back" or same or conf < LOWER_MIN_CONF
                 or self._was_there(lower, share=LOWER_OLD_SHARE)):
             return [top]
         return [lower, top]

@@ -17,8 +17,9 @@ import cv2
 import numpy as np
 
 from vision.discard import inside_share
-from vision.motion import ForegroundModel, Hand
+from vision.motion import LOW, ForegroundModel, Hand
 from vision.readers import CardReader, Seen
+from vision.reveal_rows import MAX_PITCH_MM, MIN_PITCH_MM, MIN_ROW, PITCH_FIT
 from vision.tablefile import CARD_H_MM, CARD_W_MM
 
 CARRY_MM = 80.0  # how far from the fingertips a carried card may reach: the outer cards of a held fan of four
@@ -29,6 +30,11 @@ MAX_JUMPS = 10  # ... unless it stays there this many frames
 LIFTED_MOVING = 0.5  # a back in the draw zone, clear of the pile's centre, whose box moves this much is lifted
 EXTRA_READS = 4  # reads a carry may take beyond `DrawTracker.reads` while its count is still rising
 SIDE_MM = 160.0  # the read reaches this far to either side of the arm: a carried fan of four spreads beyond the tip
+PALM_MM = 60.0
+"""A hand the colour of the table shows only its sleeve: its fingertips may reach this far beyond the blob's tip.
+`DrawTracker.reaches_pile` then looks for the unseen palm as motion on the draw pile just ahead of the tip."""
+FAN_DOUBLE = (1.7, 2.3)  # a gap this many pitches wide in a carried fan holds a card the detector missed
+PALM_MOTION_PX = 12  # motion raster pixels (about 75 mm^2 each) on the pile ahead of the tip that make a palm
 
 
 @dataclass
@@ -37,6 +43,7 @@ class Visit:
     t: float
     max_reach: float
     counts: list[int] = field(default_factory=list)
+    hidden: list[int] = field(default_factory=list)  # cards each read found hidden in the fan (`hidden_in_fan`)
     left: bool = False
     frames_out: int = 0
     last_seen: float = 0.0
@@ -54,6 +61,14 @@ def settled_count(counts: list[int]) -> int:
     return sorted(counts)[-2]
 
 
+def carry_count(counts: list[int], hidden: list[int]) -> int:
+    """The count of a carry: the backs seen (`settled_count`), and one more when most reads found a card hidden
+    in the fan. A card the detector misses stays missed while the fan is held still (measured: four reads of
+    five, or all), while the pitch read from wandering boxes fakes a gap on a read or two at most."""
+    n = settled_count(counts)
+    return n + int(2 * sum(1 for k in hidden if k > 0) > len(hidden) and n > 0)
+
+
 def still_rising(counts: list[int], reads: int) -> bool:
     """True when the last read saw more cards than the reads so far settle on, and fewer than `EXTRA_READS` more
     reads were taken: a card dragged off the pile clears it only as the arm withdraws (the detector boxes the pile
@@ -67,10 +82,36 @@ def without_merged(backs: list[Seen]) -> list[Seen]:
     return [a for a in backs if sum(1 for b in backs if b is not a and a.overlap(b) >= 0.6 * max(b.area, 1e-6)) < 2]
 
 
+def hidden_in_fan(backs: list[tuple[float, float, float]]) -> int:
+    """1 when a carried fan hides one card between the backs seen, from the fan's steady pitch; else 0.
+
+    `backs`: (u0, u1, area) of each back seen, `u` across the arm. A drawn fan is held spread at a steady pitch,
+    and the detector misses one of its middle cards now and then (a fan of four read as three, measured on the
+    tuning games): its neighbours' edges then lie two pitches apart where the others lie one. The card on top
+    shows whole (the larger box of the two ends); the others show strips on the side away from it, where their
+    edges keep the pitch (on the other side, the top card's edge is a card's width off). So with three backs or
+    more, one gap between those edges of `FAN_DOUBLE` times the mean of the others, which agree (`PITCH_FIT`)
+    and make a pitch, hides a card. The detector's boxes wander a few millimetres against a pitch of
+    two or three centimetres, so one card at most is filled, and only on so clear a pattern."""
+    if len(backs) < MIN_ROW:
+        return 0
+    order = sorted(backs, key=lambda b: b[0] + b[1])
+    # the card on top shows whole, at one end: the strips show their edges on the side away from it
+    edges = np.sort([b[0] for b in backs] if order[-1][2] > order[0][2] else [b[1] for b in backs])
+    gaps = np.diff(edges)
+    wide = int(np.argmax(gaps))
+    rest = np.delete(gaps, wide)
+    pitch = float(rest.mean())
+    if not MIN_PITCH_MM <= pitch <= MAX_PITCH_MM or (np.abs(rest / pitch - 1) >= PITCH_FIT).any():
+        return 0
+    return int(FAN_DOUBLE[0] <= gaps[wide] / pitch <= FAN_DOUBLE[1])
+
+
 class DrawTracker:
     def __init__(self, model: ForegroundModel, reader: CardReader, scale: float = 1.2, reads: int = 5) -> None:
         self.model, self.reader, self.scale, self.reads = model, reader, scale, reads
         self.zone = model.table.draw
+        self.pile_mask = model.raster.zone_mask(self.zone.name)
         self.discard = model.table.discard
         self.visits: dict[int, Visit] = {}
         # seats whose way to the draw pile crosses the discard pile (it lies nearer them by a card's length)
@@ -101,7 +142,7 @@ class DrawTracker:
                 by_seat[h.seat] = h
         for seat, h in by_seat.items():
             v = self.visits.get(seat)
-            on_pile = self.zone.contains(h.tip)
+            on_pile = self.reaches_pile(h)
             if self.discard.contains(h.tip) and v is not None and not v.left:
                 if seat not in self.crossing or h.reach > v.max_reach - 15:
                     del self.visits[seat]  # passing over the draw pile on to the discard pile
@@ -129,12 +170,14 @@ class DrawTracker:
                     continue
             v.frames_out += 1
             if not self.settled(v.counts):
-                v.counts.append(self._count(image, h, t))
+                seen, hidden = self._count(image, h, t)
+                v.counts.append(seen)
+                v.hidden.append(hidden)
             if self.settled(v.counts):
                 del self.visits[seat]
-                n = settled_count(v.counts)
+                n = carry_count(v.counts, v.hidden)
                 if n > 0:
-                    agree = sum(1 for c in v.counts if c == n) / len(v.counts)
+                    agree = sum(1 for c, k in zip(v.counts, v.hidden, strict=True) if c + k == n) / len(v.counts)
                     out.append({"t": round(v.t, 3), "type": "draw", "seat": seat, "count": n, "source": "vision",
                                 "confidence": round(0.5 + 0.5 * agree, 3), "seen_t": round(t, 3)})
         for seat in list(self.visits):  # the hand left the table (or was lost for a while): decide with what was read
@@ -144,9 +187,28 @@ class DrawTracker:
             elif t - v.last_seen > 0.5:
                 self.visits.pop(seat)
                 if v.left and v.counts and max(v.counts) > 0:
-                    out.append({"t": round(v.t, 3), "type": "draw", "seat": seat, "count": settled_count(v.counts),
+                    out.append({"t": round(v.t, 3), "type": "draw", "seat": seat,
+                                "count": carry_count(v.counts, v.hidden),
                                 "source": "vision", "confidence": 0.5, "seen_t": round(t, 3)})
         return out
+
+    def reaches_pile(self, h: Hand) -> bool:
+        """The hand's fingers are on the draw pile: its tip is in the pile's zone, or the tip (a sleeve whose hand
+        the background swallowed, skin the colour of the table) stops within `PALM_MM` short of the zone and
+        the pile moves just ahead of it, where the palm is. (A hand laying a card on the discard pile beside
+        the draw pile stops short of it too, but nothing moves on the draw pile then.)"""
+        if self.zone.contains(h.tip):
+            return True
+        forward = self.forward(h)
+        ahead = [h.tip + forward * d for d in np.arange(10.0, PALM_MM + 1.0, 10.0)]
+        if not any(self.zone.contains(p) for p in ahead):
+            return False
+        r = self.model.raster
+        palm = np.zeros((r.h, r.w), np.uint8)
+        a, b = (np.round(np.array([h.tip, ahead[-1]]) * LOW)).astype(int)
+        cv2.line(palm, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1, thickness=max(3, int(40 * LOW)))
+        on_pile = (palm > 0) & self.pile_mask & self.model.motion & ~h.mask
+        return int(on_pile.sum()) >= PALM_MOTION_PX
 
     def jumped(self, v: Visit, h: Hand) -> bool:
         """True when the visiting hand's reach jumped from what it last was: the hand paused over the pile, its
@@ -186,7 +248,8 @@ class DrawTracker:
         return (max(0.0, min(xs)), max(0.0, min(ys)), min(self.model.table.width, max(xs)),
                 min(self.model.table.height, max(ys)))
 
-    def _count(self, image: np.ndarray, h: Hand, t: float) -> int:
+    def _count(self, image: np.ndarray, h: Hand, t: float) -> tuple[int, int]:
+        """(backs seen carried, cards hidden between them in the fan) on this frame."""
         seen = self.reader.read(image, self.count_region(h), self.scale, t)
         grown = cv2.dilate(h.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
         moving = cv2.dilate(self.model.motion.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
@@ -204,17 +267,33 @@ class DrawTracker:
             # may have lost the fingers holding it (a hand the colour of the table): the card then lies a card's
             # length beyond the tip the blob gives, in the zone or on the way home
             on_the_move = inside_share(s, moving) >= LIFTED_MOVING
-            if self.zone.contains(s.centre):
+            if self.zone.contains(s.centre) or self.discard.contains(s.centre):
+                # the piles lie still: a back there is carried only when it moves. (On the discard pile, a
+                # still "back" near the fingers of a hand crossing it is a face of the pile misread, a dark
+                # corner of a Wild.)
                 return on_the_move
-            if any(z.contains(s.centre) for z in seats):
-                return False  # a hand of backs lying at a seat, near the fingers but not carried
-            if on_the_move:
-                return True
             # cards held at the fingertips stick out beyond the skin: a back whose box comes within a card's
             # width of the tip is in the hand too
             x0, y0, x1, y1 = s.box_mm
             dx = max(x0 - h.tip[0], 0.0, h.tip[0] - x1)
             dy = max(y0 - h.tip[1], 0.0, h.tip[1] - y1)
-            return float(np.hypot(dx, dy)) <= CARRY_MM
+            at_fingers = float(np.hypot(dx, dy)) <= CARRY_MM
+            if any(z.contains(s.centre) for z in seats):
+                # a hand of backs lying at a seat is near the fingers but still; a card carried home through the
+                # seat's zone by fingers the blob lost (skin the colour of the table) moves with them
+                return on_the_move and at_fingers
+            return on_the_move or at_fingers
 
-        return len(without_merged([s for s in seen if carried(s)]))
+        backs = without_merged([s for s in seen if carried(s)])
+        return len(backs), hidden_in_fan(self.across_arm(h, backs))
+
+    def across_arm(self, h: Hand, backs: list[Seen]) -> list[tuple[float, float, float]]:
+        """(u0, u1, area) of each back, `u` measured across the arm (the way a carried fan spreads)."""
+        forward = self.forward(h)
+        side = np.array([-forward[1], forward[0]])
+        out = []
+        for s in backs:
+            x0, y0, x1, y1 = s.box_mm
+            us = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) @ side
+            out.append((float(us.min()), float(us.max()), s.area))
+        return out

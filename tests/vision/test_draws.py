@@ -153,11 +153,11 @@ def test_a_back_lifted_off_the_pile_counts_when_it_moves_and_the_pile_does_not()
                            mask=np.zeros((model.raster.h, model.raster.w), bool))
     image = np.zeros((int(table.height), int(table.width), 3), np.uint8)
     model.motion = np.zeros((model.raster.h, model.raster.w), bool)
-    assert tracker._count(image, hand, 1.0) == 0  # nothing moves: the pile
+    assert tracker._count(image, hand, 1.0) == (0, 0)  # nothing moves: the pile
     x0, y0, x1, y1 = (np.array(lifted.box_mm) * LOW).astype(int)
     model.motion[y0:y1, x0:x1] = True  # the lifted card moves (and the pile's top shifts under it)
     model.motion[int(on_pile.box_mm[1] * LOW):y1, x0:x1] = True
-    assert tracker._count(image, hand, 1.0) == 1  # the lifted card, never the pile
+    assert tracker._count(image, hand, 1.0) == (1, 0)  # the lifted card, never the pile
 
 
 def test_a_back_on_the_move_far_beyond_the_tip_is_carried_but_one_lying_still_is_not() -> None:
@@ -179,10 +179,10 @@ def test_a_back_on_the_move_far_beyond_the_tip_is_carried_but_one_lying_still_is
                            mask=np.zeros((model.raster.h, model.raster.w), bool))
     image = np.zeros((int(table.height), int(table.width), 3), np.uint8)
     model.motion = np.zeros((model.raster.h, model.raster.w), bool)
-    assert tracker._count(image, hand, 1.0) == 0
+    assert tracker._count(image, hand, 1.0) == (0, 0)
     bx0, by0, bx1, by1 = (np.array(back.box_mm) * LOW).astype(int)
     model.motion[by0:by1, bx0:bx1] = True
-    assert tracker._count(image, hand, 1.0) == 1
+    assert tracker._count(image, hand, 1.0) == (1, 0)
 
 
 def test_a_carry_whose_count_is_still_rising_is_read_on() -> None:
@@ -195,3 +195,118 @@ def test_a_carry_whose_count_is_still_rising_is_read_on() -> None:
     assert not still_rising([0, 0, 0, 0, 1, 1], 5)  # seen twice: settled at 1
     assert not still_rising([1, 1, 1, 1, 1], 5)
     assert not still_rising([0] * (4 + EXTRA_READS) + [1], 5)  # read long enough
+
+
+def _still_table() -> tuple[Any, Any, np.ndarray]:
+    from vision.motion import ForegroundModel
+    from vision.tablefile import default_table
+
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    model.motion = np.zeros((model.raster.h, model.raster.w), bool)
+    return table, model, np.zeros((int(table.height), int(table.width), 3), np.uint8)
+
+
+def _moving(model: Any, s: Seen) -> None:
+    from vision.motion import LOW
+
+    x0, y0, x1, y1 = (np.array(s.box_mm) * LOW).astype(int)
+    model.motion[y0:y1, x0:x1] = True
+
+
+def test_a_card_carried_home_through_the_seats_zone_counts_when_it_moves_with_the_fingers() -> None:
+    """Skin the colour of the table: the blob is the sleeve, and the card the fingers hold is already in the
+    seat's zone on the way home. It moves with the arm and lies at the fingers: carried. A back lying still
+    there (a hand laid down) is not."""
+    from vision.tablefile import CARD_W_MM
+
+    table, model, image = _still_table()
+    zone = next(z for z in table.seat_zones() if z.seat == 0)
+    edge = model.edge_points[0]
+    centre = edge + (zone.centre - edge) * 1.6  # in the zone, clear of the held fan along the edge
+    assert zone.contains(centre)
+    back = _back(centre[0] - CARD_W_MM / 2, centre[1] - CARD_H_MM / 2, centre[0] + CARD_W_MM / 2,
+                 centre[1] + CARD_H_MM / 2)
+    tracker = DrawTracker(model, reader=_ReaderOf([back]))  # type: ignore[arg-type]
+    assert not tracker.in_held_fan(back.centre)
+    hand = SimpleNamespace(seat=0, tip=centre + np.array([0.0, CARD_H_MM / 2 + 30.0]),
+                           mask=np.zeros((model.raster.h, model.raster.w), bool))
+    assert tracker._count(image, hand, 1.0) == (0, 0)  # lying still near the fingers
+    _moving(model, back)
+    assert tracker._count(image, hand, 1.0) == (1, 0)
+
+
+def test_a_still_face_on_the_discard_pile_misread_as_a_back_is_no_carried_card() -> None:
+    """A hand crossing the discard pile on its way back from the draw pile: the pile's dark Wild corner read as
+    a back near the fingers is not in the hand; a back on the discard pile counts only when it moves."""
+    from vision.tablefile import CARD_W_MM
+
+    table, model, image = _still_table()
+    c = table.discard.centre
+    misread = _back(c[0] - CARD_W_MM / 2, c[1] - CARD_H_MM / 2, c[0] + CARD_W_MM / 2, c[1] + CARD_H_MM / 2)
+    tracker = DrawTracker(model, reader=_ReaderOf([misread]))  # type: ignore[arg-type]
+    hand = SimpleNamespace(seat=0, tip=c + np.array([0.0, 20.0]), mask=np.zeros((model.raster.h, model.raster.w), bool))
+    assert tracker._count(image, hand, 1.0) == (0, 0)
+    _moving(model, misread)
+    assert tracker._count(image, hand, 1.0) == (1, 0)
+
+
+def test_a_carried_fan_with_one_card_unseen_between_two_pitches_counts_it() -> None:
+    from vision.draws import hidden_in_fan
+
+    def fan(lefts: list[float], width: float = 57.0) -> list[tuple[float, float, float]]:
+        """Boxes of a fan spread towards +u: the last card, on top, shows whole; the others' boxes end where
+        the next card covers them, give or take (the detector's boxes of strips are not exact)."""
+        boxes = [(u, u + width * 0.8, width * 0.8 * CARD_H_MM) for u in lefts[:-1]]
+        return boxes + [(lefts[-1], lefts[-1] + width, width * CARD_H_MM)]
+
+    cases = [
+        ("four cards at a 27 mm pitch, the third unseen", fan([0, 27, 81]), 1),
+        ("boxes wandering a few millimetres", fan([0, 31, 90]), 1),
+        ("five cards, the second unseen", fan([0, 52, 80, 107]), 1),
+        ("three cards seen, none missing", fan([0, 27, 55]), 0),
+        ("uneven gaps: no steady pitch", fan([0, 21, 50, 90]), 0),
+        ("two cards say nothing of the pitch", fan([0, 54]), 0),
+        ("cards laid apart, no overlap", fan([0, 60, 180]), 0),
+    ]
+    mirrored = [(-u1, -u0, a) for u0, u1, a in fan([0, 27, 81])]  # spread the other way: the top card at -u
+    cases.append(("a fan spread the other way", mirrored, 1))
+    # all four seen; the top card's far edge lies a card's width off the strips' pitch, which is no hidden card
+    cases.append(("the top card's far edge", [(0, 92, 4400), (19, 111, 4400), (39, 135, 4700), (68, 182, 6800)], 0))
+    for why, backs, hidden in cases:
+        assert hidden_in_fan(backs) == hidden, why
+
+
+def test_a_hand_whose_palm_the_table_hides_reaches_the_pile_when_the_pile_moves_ahead_of_its_sleeve() -> None:
+    """Skin the colour of the table: the blob (the sleeve) stops short of the draw pile while the fingers take a
+    card. Motion on the pile just ahead of the tip is the palm; with the pile still, the hand stops short (it
+    lays a card on the discard pile beside the draw pile)."""
+    from vision.draws import PALM_MM
+
+    table, model, image = _still_table()
+    tracker = DrawTracker(model, reader=_ReaderOf([]))  # type: ignore[arg-type]
+    seat = 0
+    edge = model.edge_points[seat]
+    pile = table.draw.centre
+    way = (pile - edge) / np.hypot(*(pile - edge))
+    tip = pile - way * 10.0
+    while table.draw.contains(tip):  # walk back to just outside the zone
+        tip = tip - way * 5.0
+    tip = tip - way * (PALM_MM / 3)
+    hand = SimpleNamespace(seat=seat, tip=tip, reach=float(np.hypot(*(tip - edge))),
+                           mask=np.zeros((model.raster.h, model.raster.w), bool))
+    assert not table.draw.contains(tip) and not tracker.reaches_pile(hand)  # type: ignore[arg-type]
+    palm = tip + way * (PALM_MM * 0.8)
+    _moving(model, _back(palm[0] - 20, palm[1] - 20, palm[0] + 20, palm[1] + 20))
+    assert tracker.reaches_pile(hand)  # type: ignore[arg-type]
+    far = SimpleNamespace(seat=seat, tip=pile - way * (PALM_MM + 160.0), reach=0.0, mask=hand.mask)
+    assert not tracker.reaches_pile(far)  # type: ignore[arg-type]
+
+
+def test_a_hidden_fan_card_counts_when_most_reads_find_it() -> None:
+    from vision.draws import carry_count
+
+    assert carry_count([3, 3, 3, 3, 3], [1, 1, 1, 1, 0]) == 4  # missed on every read, the gap on most
+    assert carry_count([4, 4, 4, 4, 4], [0, 0, 1, 1, 0]) == 4  # boxes wandering on two reads
+    assert carry_count([0, 0, 0], [0, 0, 0]) == 0
