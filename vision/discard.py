@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.motion import CARD_AREA_PX, LOW, Blob, ForegroundModel
 from vision.readers import CardReader, LowerCardNamer, Seen
-from vision.tablefile import CARD_H_MM, CARD_W_MM
+from vision.tablefile import CARD_H_MM, CARD_W_MM, Zone
 
 OWN_CHANGED = 0.5
 """A lower card of a new reading must show at least this share of change outside the boxes of the cards above it
@@ -185,15 +185,18 @@ class ZoneCandidates:
     def __init__(self, model: ForegroundModel, zone: str, reader: CardReader, scale: float, settle: int = 1,
                  confirm: int = 2, max_reads: int = 4, faces_only: bool = True, pad: float = 12.0,
                  cap_by_area: bool = True, withdraw_mm: float = 15.0, whole_zone: bool = False,
-                 presence: float | None = None) -> None:
+                 presence: float | None = None, reach: Zone | None = None) -> None:
+        """`reach`, with `whole_zone`: the area read and whose faces count, where cards laid from the zone may
+        lie beyond it (a seat zone grown inwards, `vision.reveal_rows.reaching`); the zone itself when None."""
         self.model, self.reader = model, reader
         self.zone = model.table.zone(zone)
+        self.reach = reach if reach is not None else self.zone
         self.zone_mask = model.raster.zone_mask(zone)
         self.scale, self.settle, self.confirm, self.max_reads = scale, settle, confirm, max_reads
         self.faces_only, self.cap_by_area, self.withdraw_mm = faces_only, cap_by_area, withdraw_mm
         self.whole_zone = whole_zone  # every face in the zone counts (a seat zone holds faces only when revealed)
         self.presence = presence  # read every box this likely a card, however unsure its name (`CardReader.read`)
-        x0, y0, x1, y1 = self.zone.bounds()
+        x0, y0, x1, y1 = self.reach.bounds()
         t = model.table
         self.region = (max(0.0, x0 - pad), max(0.0, y0 - pad), min(t.width, x1 + pad), min(t.height, y1 + pad))
         self.current: Candidate | None = None
@@ -235,7 +238,7 @@ class ZoneCandidates:
             return []
         seen = self.reader.read(image, self.region, self.scale, t, presence=self.presence)
         if self.whole_zone:
-            new = [s for s in seen if self.zone.contains(s.centre) and (s.code != "back" or not self.faces_only)]
+            new = [s for s in seen if self.reach.contains(s.centre) and (s.code != "back" or not self.faces_only)]
         else:
             inside = without_twins([s for s in seen if inside_share(s, grown) >= 0.6
                                     and (s.code != "back" or not self.faces_only)])

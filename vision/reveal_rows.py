@@ -15,7 +15,7 @@ table. A seat zone lies along one table edge (`vision.tablefile.default_zones`),
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -67,6 +67,25 @@ class SeatFrame:
         x0, y0 = pts.min(axis=0)
         x1, y1 = pts.max(axis=0)
         return float(x0), float(y0), float(x1), float(y1)
+
+
+def reaching(table: Table, zone: Zone, reach_mm: float) -> Zone:
+    """The seat zone grown `reach_mm` inwards (away from its table edge), within the table: a hand of fifteen
+    cards or more is laid in three rows, and the third lies beyond a seat zone's depth (`SEAT_DEPTH`)."""
+    frame = SeatFrame.of(table, zone)
+    depth = (zone.polygon - frame.origin) @ frame.v
+    poly = zone.polygon.astype(np.float64).copy()
+    inner = depth > depth.mean()
+    poly[inner] += frame.v * reach_mm
+    poly[:, 0] = poly[:, 0].clip(0.0, table.width)
+    poly[:, 1] = poly[:, 1].clip(0.0, table.height)
+    return replace(zone, polygon=poly)
+
+
+def off_piles(seen: list[Seen], piles: list[Zone]) -> list[Seen]:
+    """`seen` without the faces lying in the zones of `piles` (a seat's reach may take in the discard pile's edge,
+    whose faces are not the hand's)."""
+    return [s for s in seen if s.code == "back" or not any(p.contains(s.centre) for p in piles)]
 
 
 def rows_of(boxes: list[tuple[float, float, float, float]]) -> list[list[int]]:
@@ -193,6 +212,7 @@ class RowReader:
     def __init__(self, reader: CardReader, table: Table, zone: Zone, namer: object | None) -> None:
         self.reader, self.table, self.zone, self.namer = reader, table, zone, namer
         self.others = [z for z in table.seat_zones() if z.name != zone.name]
+        self.piles = [table.discard]  # the draw pile is backs only: a face on it is the hand's
 
     @property
     def calls(self) -> int:
@@ -203,7 +223,7 @@ class RowReader:
         seen = self.reader.read(image, region_mm, scale, t, presence=presence)
         if presence is None:
             return seen
-        seen = owned(seen, self.zone, self.others)
+        seen = owned(off_piles(seen, self.piles), self.zone, self.others)
         name_revealed = getattr(self.namer, "name_revealed", None)
         if name_revealed is None:
             return seen

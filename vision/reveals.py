@@ -20,11 +20,15 @@ import numpy as np
 from vision.discard import ZoneCandidates
 from vision.motion import CARD_AREA_PX, ForegroundModel
 from vision.readers import CardReader, FramedReader
-from vision.reveal_rows import RowReader
+from vision.reveal_rows import RowReader, reaching
 
 REVEAL_PRESENCE = 0.2
 """A box in a revealed hand counts as a card at this box score, whatever the confidence of its name."""
 
+REVEAL_REACH_MM = 60.0
+"""A revealed hand is read this far beyond its seat zone, inwards: the renderer lays rows 40 mm apart from 112 mm
+off the edge, so a third row (15 cards or more) is centred at 192 mm, beyond the zone's 186 mm; a player short of
+room does the same. Faces on the discard pile there are not the hand's (`vision.reveal_rows.off_piles`)."""
 LAID_WITHIN_S = 3.0
 """A change taken into the background up to this long after the last motion in the zone was laid then: the reveal
 is stamped with the moment things stopped moving there (the hand let go and left), not the later moment the change
@@ -44,10 +48,12 @@ class RevealTracker:
         framed = FramedReader(reader)  # a revealed hand is counted: read under several framings
         table = model.table
         # ... and laid in rows: the cards hidden in a row's gaps are found from its pitch
-        self.readers = {z.seat: RowReader(framed, table, z, reader) for z in table.seat_zones()}
+        # ... beyond the seat zone's depth when a big hand takes three rows
+        reach = {z.seat: reaching(table, z, REVEAL_REACH_MM) for z in table.seat_zones()}
+        self.readers = {z.seat: RowReader(framed, table, reach[z.seat], reader) for z in table.seat_zones()}
         self.zones = {z.seat: ZoneCandidates(model, z.name, self.readers[z.seat], scale, settle=6, confirm=2,
                                              max_reads=3, pad=8.0, cap_by_area=False, withdraw_mm=70.0,
-                                             whole_zone=True, presence=REVEAL_PRESENCE)
+                                             whole_zone=True, presence=REVEAL_PRESENCE, reach=reach[z.seat])
                       for z in table.seat_zones()}
         self.masks = {s: zc.zone_mask for s, zc in self.zones.items()}
         self.pending: dict[int, tuple[float, list[tuple[str, ...]]]] = {}  # seat -> (t, readings)
@@ -78,7 +84,7 @@ class RevealTracker:
                        for h in self.model.hands):
                     continue  # a hand still at work in the zone
                 t0, reads = self.pending[seat]
-                zone = zc.zone
+                zone = zc.reach
                 seen = self.readers[seat].read(image, zc.region, self.scale, t, presence=REVEAL_PRESENCE)
                 reads.append(tuple(sorted(s.code for s in seen if s.code != "back" and zone.contains(s.centre))))
                 if len(reads) >= 2 and reads[-1] == reads[-2]:

@@ -157,3 +157,32 @@ def test_a_card_where_two_seat_zones_meet_counts_for_the_nearer_seat() -> None:
     assert read == [own]
     read = RowReader(_Reader([own, corner]), table, bottom, None).read(image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)
     assert corner in read
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_a_seat_reaches_inwards_for_a_third_row_but_not_past_the_table(seats: int) -> None:
+    """A hand of fifteen cards or more takes three rows, the third beyond the seat zone's depth: the reveal reads
+    the zone grown inwards (away from the player's edge only), and its faces on the discard pile are not the
+    hand's."""
+    from vision.reveal_rows import off_piles, reaching
+
+    table = default_table(seats)
+    for zone in table.seat_zones():
+        frame = SeatFrame.of(table, zone)
+        grown = reaching(table, zone, 60.0)
+        def depth(p: np.ndarray, frame: SeatFrame = frame) -> float:
+            return float((p - frame.origin) @ frame.v)
+
+        def along(p: np.ndarray, frame: SeatFrame = frame) -> float:
+            return float((p - frame.origin) @ frame.u)
+
+        deep = max(depth(p) for p in zone.polygon)
+        assert max(depth(p) for p in grown.polygon) == pytest.approx(deep + 60.0)
+        assert min(depth(p) for p in grown.polygon) == pytest.approx(min(depth(p) for p in zone.polygon))
+        assert sorted(along(p) for p in grown.polygon) == pytest.approx(sorted(along(p) for p in zone.polygon))
+        third_row = frame.origin + frame.u * float(np.mean([along(p) for p in zone.polygon])) + frame.v * (deep + 20)
+        assert grown.contains(third_row) and not zone.contains(third_row)
+    c = table.discard.centre
+    on_pile, hand = Seen("red-5", (c[0] - 28, c[1] - 44, c[0] + 28, c[1] + 44), 0.9), Seen("red-6", (0, 0, 57, 89), 0.9)
+    back = Seen("back", on_pile.box_mm, 0.9)
+    assert off_piles([on_pile, hand, back], [table.discard]) == [hand, back]
