@@ -167,15 +167,15 @@ def with_own_change(new: list[Seen], changed: np.ndarray, strict: bool = False) 
 
 
 def without_twins(seen: list[Seen]) -> list[Seen]:
-    """One box a card: a box named like a surer one and lying mostly inside it (`Seen.same_card`) is the same
-    card boxed twice (the detector boxes a part of a Wild's face beside the whole, and class NMS keeps both, their
-    IoU being small), never a second card. Two identical cards laid together show the lower one as a strip beside
-    the top one, mostly outside its box."""
-    kept: list[Seen] = []
-    for s in sorted(seen, key=lambda x: -x.confidence):
-        if not any(k.code == s.code and s.same_card(k) for k in kept):
-            kept.append(s)
-    return kept
+    """Without a second box of the card on top (the surest): a box named like it and lying mostly inside it
+    (`Seen.same_card`) is that card boxed twice (the detector boxes a part of a Wild's face beside the whole,
+    and class NMS keeps both, their IoU being small), never a second card. Two identical cards laid together
+    show the lower one as a strip beside the top one, mostly outside its box. (A lower card's two boxes are left
+    to `with_own_change`, which keeps the one it cannot judge.)"""
+    if len(seen) < 2:
+        return seen
+    top = max(seen, key=lambda x: x.confidence)
+    return [s for s in seen if s is top or s.code != top.code or not s.same_card(top)]
 
 
 class ZoneCandidates:

@@ -10,6 +10,7 @@ only touched the pile) is no draw.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,11 +63,15 @@ def settled_count(counts: list[int]) -> int:
 
 
 def carry_count(counts: list[int], hidden: list[int]) -> int:
-    """The count of a carry: the backs seen (`settled_count`), and one more when most reads found a card hidden
-    in the fan. A card the detector misses stays missed while the fan is held still (measured: four reads of
-    five, or all), while the pitch read from wandering boxes fakes a gap on a read or two at most."""
+    """The count of a carry: the backs seen (`settled_count`), or, when most reads found a card hidden in the fan,
+    the count those reads make with it if larger. A card the detector misses stays missed while the fan is held
+    still (measured: four reads of five, or all), while the pitch read from wandering boxes fakes a gap on a read
+    or two at most; and a read that missed a card the others saw, and found its gap, makes the same count."""
     n = settled_count(counts)
-    return n + int(2 * sum(1 for k in hidden if k > 0) > len(hidden) and n > 0)
+    filled = [c + k for c, k in zip(counts, hidden, strict=True) if k > 0]
+    if n == 0 or 2 * len(filled) <= len(hidden):
+        return n
+    return max(n, Counter(filled).most_common(1)[0][0])
 
 
 def still_rising(counts: list[int], reads: int) -> bool:

@@ -209,9 +209,12 @@ class RowReader:
     `namer`'s `name_revealed` (a `DetectorReader`: its revealed-card classifier, where shipped, names every face
     again). Reads that do not count pass through; without a namer, nothing is added or renamed."""
 
-    def __init__(self, reader: CardReader, table: Table, zone: Zone, namer: object | None) -> None:
+    def __init__(self, reader: CardReader, table: Table, zone: Zone, namer: object | None,
+                 others: list[Zone] | None = None) -> None:
+        """`others`: the other seats' zones as they are read (grown as this one is, `reaching`); the table's
+        seat zones when None."""
         self.reader, self.table, self.zone, self.namer = reader, table, zone, namer
-        self.others = [z for z in table.seat_zones() if z.name != zone.name]
+        self.others = others if others is not None else [z for z in table.seat_zones() if z.name != zone.name]
         self.piles = [table.discard]  # the draw pile is backs only: a face on it is the hand's
 
     @property

@@ -50,7 +50,8 @@ class RevealTracker:
         # ... and laid in rows: the cards hidden in a row's gaps are found from its pitch
         # ... beyond the seat zone's depth when a big hand takes three rows
         reach = {z.seat: reaching(table, z, REVEAL_REACH_MM) for z in table.seat_zones()}
-        self.readers = {z.seat: RowReader(framed, table, reach[z.seat], reader) for z in table.seat_zones()}
+        self.readers = {s: RowReader(framed, table, r, reader, [o for k, o in reach.items() if k != s])
+                        for s, r in reach.items()}
         self.zones = {z.seat: ZoneCandidates(model, z.name, self.readers[z.seat], scale, settle=6, confirm=2,
                                              max_reads=3, pad=8.0, cap_by_area=False, withdraw_mm=70.0,
                                              whole_zone=True, presence=REVEAL_PRESENCE, reach=reach[z.seat])

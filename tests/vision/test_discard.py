@@ -178,4 +178,4 @@ def test_a_card_boxed_twice_is_one_card_but_an_identical_pairs_strip_is_a_second
     assert without_twins([part, wild]) == [wild]
     strip = Seen("wild", (560.0, 225.0, 594.0, 324.0), 0.4)  # a second Wild fanned out beside it
     other = Seen("red-1", (596.0, 267.0, 645.0, 322.0), 0.45)  # another card's name there: not a twin
-    assert without_twins([strip, wild, other]) == [wild, other, strip]
+    assert without_twins([strip, wild, other]) == [strip, wild, other]

@@ -310,3 +310,4 @@ def test_a_hidden_fan_card_counts_when_most_reads_find_it() -> None:
     assert carry_count([3, 3, 3, 3, 3], [1, 1, 1, 1, 0]) == 4  # missed on every read, the gap on most
     assert carry_count([4, 4, 4, 4, 4], [0, 0, 1, 1, 0]) == 4  # boxes wandering on two reads
     assert carry_count([0, 0, 0], [0, 0, 0]) == 0
+    assert carry_count([4, 4, 3, 3, 3], [0, 0, 1, 1, 1]) == 4  # the reads that missed one found its gap: four
