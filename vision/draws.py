@@ -147,7 +147,9 @@ class DrawTracker:
                 by_seat[h.seat] = h
         for seat, h in by_seat.items():
             v = self.visits.get(seat)
-            on_pile = self.reaches_pile(h)
+            # the palm looked for ahead of the sleeve starts a visit; one going on ends as the tip leaves the zone
+            # (the frames just after, the drawn cards still spread, are the best to count on)
+            on_pile = self.zone.contains(h.tip) if v is not None and not v.left else self.reaches_pile(h)
             if self.discard.contains(h.tip) and v is not None and not v.left:
                 if seat not in self.crossing or h.reach > v.max_reach - 15:
                     del self.visits[seat]  # passing over the draw pile on to the discard pile
