@@ -34,7 +34,6 @@ SIDE_MM = 160.0  # the read reaches this far to either side of the arm: a carrie
 PALM_MM = 60.0
 """A hand the colour of the table shows only its sleeve: its fingertips may reach this far beyond the blob's tip.
 `DrawTracker.reaches_pile` then looks for the unseen palm as motion on the draw pile just ahead of the tip."""
-PART_INSIDE = 0.9  # a small box this much inside another is a part of that card (`without_parts`)
 FAN_DOUBLE = (1.7, 2.3)  # a gap this many pitches wide in a carried fan holds a card the detector missed
 PALM_MOTION_PX = 12  # motion raster pixels (about 75 mm^2 each) on the pile ahead of the tip that make a palm
 
@@ -111,17 +110,6 @@ def hidden_in_fan(backs: list[tuple[float, float, float]]) -> int:
     if not MIN_PITCH_MM <= pitch <= MAX_PITCH_MM or (np.abs(rest / pitch - 1) >= PITCH_FIT).any():
         return 0
     return int(FAN_DOUBLE[0] <= gaps[wide] / pitch <= FAN_DOUBLE[1])
-
-
-def without_parts(backs: list[Seen]) -> list[Seen]:
-    """Drop a box that is a part of another: under half the size of the typical box and lying almost wholly
-    (`PART_INSIDE`) inside one of the others (the detector's second, smaller box on one card of a carried fan,
-    measured on the tuning games; a card of the fan shows at least a strip of its own beside its neighbours)."""
-    if len(backs) < 2:
-        return backs
-    typical = float(np.median([s.area for s in backs]))
-    return [s for s in backs if not (s.area < 0.5 * typical and any(
-        o is not s and s.overlap(o) >= PART_INSIDE * s.area for o in backs))]
 
 
 class DrawTracker:
@@ -303,7 +291,7 @@ class DrawTracker:
                 return on_the_move and at_fingers
             return on_the_move or at_fingers
 
-        backs = without_parts(without_merged([s for s in seen if carried(s)]))
+        backs = without_merged([s for s in seen if carried(s)])
         return len(backs), hidden_in_fan(self.across_arm(h, backs))
 
     def across_arm(self, h: Hand, backs: list[Seen]) -> list[tuple[float, float, float]]:

@@ -311,14 +311,3 @@ def test_a_hidden_fan_card_counts_when_most_reads_find_it() -> None:
     assert carry_count([4, 4, 4, 4, 4], [0, 0, 1, 1, 0]) == 4  # boxes wandering on two reads
     assert carry_count([0, 0, 0], [0, 0, 0]) == 0
     assert carry_count([4, 4, 3, 3, 3], [0, 0, 1, 1, 1]) == 4  # the reads that missed one found its gap: four
-
-
-def test_a_second_small_box_inside_a_carried_card_is_part_of_it() -> None:
-    """Measured on a tuning game: a fan of five read as six, a box of 1,870 mm² lying inside a card's 3,680."""
-    from vision.draws import without_parts
-
-    fan = [_back(0, 0, 57, 89), _back(25, 2, 82, 91), _back(50, 4, 107, 93)]
-    part = _back(2, 20, 40, 68)  # inside the first card's box
-    assert without_parts([*fan, part]) == fan
-    strip = _back(-20, 0, 5, 89)  # a card beside it, mostly outside
-    assert without_parts([*fan, strip]) == [*fan, strip]
