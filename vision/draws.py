@@ -210,11 +210,19 @@ class DrawTracker:
         ahead = [h.tip + forward * d for d in np.arange(10.0, PALM_MM + 1.0, 10.0)]
         if not any(self.zone.contains(p) for p in ahead):
             return False
+        # the strip from the tip to PALM_MM ahead, drawn in a window around it only (this runs on every frame a
+        # hand hovers near the pile)
         r = self.model.raster
-        palm = np.zeros((r.h, r.w), np.uint8)
         a, b = (np.round(np.array([h.tip, ahead[-1]]) * LOW)).astype(int)
-        cv2.line(palm, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1, thickness=max(3, int(40 * LOW)))
-        on_pile = (palm > 0) & self.pile_mask & self.model.motion & ~h.mask
+        width = max(3, int(40 * LOW))
+        x0, y0 = max(0, min(a[0], b[0]) - width), max(0, min(a[1], b[1]) - width)
+        x1, y1 = min(r.w, max(a[0], b[0]) + width + 1), min(r.h, max(a[1], b[1]) + width + 1)
+        if x1 <= x0 or y1 <= y0:
+            return False
+        palm = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.line(palm, (int(a[0] - x0), int(a[1] - y0)), (int(b[0] - x0), int(b[1] - y0)), 1, thickness=width)
+        window = (slice(y0, y1), slice(x0, x1))
+        on_pile = (palm > 0) & self.pile_mask[window] & self.model.motion[window] & ~h.mask[window]
         return int(on_pile.sum()) >= PALM_MOTION_PX
 
     def jumped(self, v: Visit, h: Hand) -> bool:
