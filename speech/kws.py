@@ -141,20 +141,84 @@ def replay_posteriors(times: np.ndarray, posts: np.ndarray, threshold: float | n
     return out
 
 
+class LogMelFront:
+    """The DS-CNN's input: 40-bin log-mel frames every 10 ms, a 1.2 s window every `hop_frames` frames."""
+
+    input_name = "logmel"
+
+    def __init__(self, hop_frames: int) -> None:
+        self.hop_frames = hop_frames
+        self.reset()
+
+    def reset(self) -> None:
+        self._pending = np.zeros(0, np.float32)  # samples not yet in a whole frame
+        self._frames: deque[np.ndarray] = deque(maxlen=WINDOW_FRAMES)
+        self._n_frames = 0  # frames computed since the start
+        self._since_hop = 0
+
+    def push(self, mono: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """(the sample at which the window ends, the model's input) for every window that became whole."""
+        buf = np.concatenate([self._pending, mono])
+        n = 0 if len(buf) < WIN else 1 + (len(buf) - WIN) // HOP
+        out: list[tuple[int, np.ndarray]] = []
+        if n == 0:
+            self._pending = buf
+            return out
+        feats = logmel(buf[: (n - 1) * HOP + WIN])
+        for i in range(n):
+            self._frames.append(feats[i])
+            self._n_frames += 1
+            self._since_hop += 1
+            if len(self._frames) == WINDOW_FRAMES and self._since_hop >= self.hop_frames:
+                self._since_hop = 0
+                out.append(((self._n_frames - 1) * HOP + WIN, np.stack(self._frames)[None].astype(np.float32)))
+        self._pending = buf[n * HOP:]
+        return out
+
+
+class EmbeddingFront:
+    """The embedding head's input: the last `context` speech embeddings (`speech.embedding`), one every 80 ms."""
+
+    input_name = "emb"
+
+    def __init__(self, context: int) -> None:
+        from speech.embedding import EmbeddingStream, SpeechEmbedder
+
+        self.context = context
+        self.stream = EmbeddingStream(SpeechEmbedder(threads=1))
+        self.reset()
+
+    def reset(self) -> None:
+        self.stream.reset()
+        self._embs: deque[np.ndarray] = deque(maxlen=self.context)
+
+    def push(self, mono: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        out: list[tuple[int, np.ndarray]] = []
+        embs, ends = self.stream.push(mono)
+        for e, end in zip(embs, ends, strict=True):
+            self._embs.append(e)
+            if len(self._embs) == self.context:
+                out.append((int(end), np.stack(self._embs)[None].astype(np.float32)))
+        return out
+
+
 class KeywordDetector:
     """Feed `AudioChunk`s to `process`; it returns the events that became certain in them.
 
-    threshold: smoothed posterior needed to fire, for every class (default: the model's own rule, `model_rule`,
-    with its per-class overrides); release: a latched keyword re-arms below this; hop_s: model stride; smooth:
-    number of hops averaged; persist: hops in a row at or above the threshold before a keyword fires (default: the
-    model's); end_offset_s: how far before the firing moment the word is taken to have ended (the event's `t`),
-    measured on training voices.
+    The model's card (`kws.json`) names its front end: `speech_embedding` (a head over frozen speech embeddings,
+    `speech.head`) or log-mel frames (the DS-CNN, the default). threshold: smoothed posterior needed to fire, for
+    every class (default: the model's own rule, `model_rule`, with its per-class overrides); release: a latched
+    keyword re-arms below this; hop_s: model stride (log-mel models; embeddings come every 80 ms); smooth: number of
+    hops averaged; persist: hops in a row at or above the threshold before a keyword fires (default: the model's);
+    end_offset_s: how far before the firing moment the word is taken to have ended (the event's `t`), measured on
+    training voices (the card's `end_offset_s` when it gives one).
     """
 
     def __init__(self, model_path: Path | None = None, threshold: float | None = None, release: float = 0.3,
-                 hop_s: float = 0.08, smooth: int | None = None, end_offset_s: float = 0.1, session: Any = None,
-                 persist: int | None = None) -> None:
+                 hop_s: float = 0.08, smooth: int | None = None, end_offset_s: float | None = None,
+                 session: Any = None, persist: int | None = None) -> None:
         self.session = session or load_session(model_path)
+        meta = _model_meta(model_path) if session is None else {}
         rule = model_rule(model_path) if session is None else {"threshold": DEFAULT_THRESHOLD,
                                                                 "class_thresholds": {}, "smooth": 3, "persist": 1}
         # an explicit threshold applies to every class; otherwise the model's, with its per-class overrides
@@ -166,34 +230,42 @@ class KeywordDetector:
         self.release = release
         self.smooth = int(rule["smooth"] if smooth is None else smooth)
         self.persist = int(rule["persist"] if persist is None else persist)
-        self.hop_frames = max(1, int(round(hop_s * RATE / HOP)))
+        self.front: LogMelFront | EmbeddingFront
+        if meta.get("front_end") == "speech_embedding":
+            self.front = EmbeddingFront(int(meta.get("context", 16)))
+            self.hop_s = 0.08
+        else:
+            self.front = LogMelFront(max(1, int(round(hop_s * RATE / HOP))))
+            self.hop_s = self.front.hop_frames * HOP / RATE
+        if end_offset_s is None:
+            off = meta.get("end_offset_s", 0.1)
+            end_offset_s = float(off) if isinstance(off, (int, float)) and 0 <= off < 1 else 0.1
         # a keyword that must persist fires (persist - 1) hops after its first crossing
-        self.end_offset_s = end_offset_s + (self.persist - 1) * self.hop_frames * HOP / RATE
+        self.end_offset_s = end_offset_s + (self.persist - 1) * self.hop_s
         self.reset()
+
+    @property
+    def hop_frames(self) -> int:
+        """The hop in 10 ms frames (kept for reports that print it)."""
+        return int(round(self.hop_s * RATE / HOP))
 
     def reset(self) -> None:
         """Forget all audio (a new source)."""
-        self._pending = np.zeros(0, np.float32)  # samples not yet in a whole frame
-        self._frames: deque[np.ndarray] = deque(maxlen=WINDOW_FRAMES)
-        self._n_frames = 0  # frames computed since the start
+        self.front.reset()
         self._t0: float | None = None
+        self._samples = 0  # mono samples received since the start
         self._posts: deque[np.ndarray] = deque(maxlen=self.smooth)
         self._latched = np.zeros(len(CLASSES), bool)
         self._run = np.zeros(len(CLASSES), np.int64)
-        self._since_hop = 0
-        self._channel_energy: deque[np.ndarray] = deque(maxlen=WINDOW_FRAMES)  # per-frame, per-channel
+        # per-channel energy of each 10 ms block, for the loudest-channel vote (the last 0.8 s)
+        self._channel_energy: deque[tuple[int, np.ndarray]] = deque(maxlen=200)
         self.inferences = 0
         self.record: list[tuple[float, np.ndarray]] | None = None  # (time, raw posterior) when evaluating
 
-    def _frame_time_end(self) -> float:
-        """Table time at the end of the newest frame."""
-        return (self._t0 or 0.0) + ((self._n_frames - 1) * HOP + WIN) / RATE
-
-    def posteriors(self) -> np.ndarray:
-        """Run the model on the current window (WINDOW_FRAMES frames)."""
-        x = np.stack(self._frames)[None].astype(np.float32)
+    def posteriors(self, x: np.ndarray) -> np.ndarray:
+        """Run the model on one input window."""
         self.inferences += 1
-        return np.asarray(self.session.run(None, {"logmel": x})[0][0])
+        return np.asarray(self.session.run(None, {self.front.input_name: x})[0][0])
 
     def process(self, chunk: AudioChunk) -> list[dict[str, Any]]:
         if chunk.rate != RATE:
@@ -202,48 +274,36 @@ class KeywordDetector:
             self._t0 = chunk.t
         samples = chunk.samples if chunk.samples.ndim == 2 else chunk.samples[:, None]
         mono = int16_to_float(samples.astype(np.float32).mean(axis=1))
-        per_ch = int16_to_float(samples)
-        start_pending = len(self._pending)
-        buf = np.concatenate([self._pending, mono])
-        n = 0 if len(buf) < WIN else 1 + (len(buf) - WIN) // HOP
+        if samples.shape[1] > 1:
+            per_ch = int16_to_float(samples).astype(np.float64)
+            for a in range(0, len(per_ch), HOP):
+                self._channel_energy.append((self._samples + a, np.mean(per_ch[a:a + HOP] ** 2, axis=0)))
+        self._samples += len(mono)
         events: list[dict[str, Any]] = []
-        if n == 0:
-            self._pending = buf
-            return events
-        feats = logmel(buf[: (n - 1) * HOP + WIN])
-        for i in range(n):
-            self._frames.append(feats[i])
-            a = i * HOP - start_pending  # this frame's hop of new samples, for the loudest-channel vote
-            seg = per_ch[max(0, a): max(0, a + HOP)]
-            self._channel_energy.append(np.mean(seg.astype(np.float64) ** 2, axis=0) if len(seg) else
-                                        np.zeros(samples.shape[1]))
-            self._n_frames += 1
-            self._since_hop += 1
-            if len(self._frames) == WINDOW_FRAMES and self._since_hop >= self.hop_frames:
-                self._since_hop = 0
-                ev = self._decide(self.posteriors())
-                if ev is not None:
-                    events.append(ev)
-        self._pending = buf[n * HOP:]
+        for end, x in self.front.push(mono):
+            ev = self._decide(self.posteriors(x), end)
+            if ev is not None:
+                events.append(ev)
         return events
 
-    def _decide(self, post: np.ndarray) -> dict[str, Any] | None:
+    def _decide(self, post: np.ndarray, end: int) -> dict[str, Any] | None:
+        t_end = (self._t0 or 0.0) + end / RATE
         self._posts.append(post)
         if self.record is not None:
-            self.record.append((self._frame_time_end(), post))
+            self.record.append((t_end, post))
         sm = np.mean(self._posts, axis=0)
         fired = decide_step(sm, self._latched, self.thresholds, self.release, self._run, self.persist)
         if fired is None:
             return None
         c, conf = fired
-        return event_for(CLASSES[c], self._frame_time_end() - self.end_offset_s, conf, self._seat())
+        return event_for(CLASSES[c], t_end - self.end_offset_s, conf, self._seat(end))
 
-    def _seat(self) -> int | None:
-        """With several channels: the one loudest over the last 0.8 s (the word just heard)."""
-        if not self._channel_energy or len(self._channel_energy[-1]) < 2:
+    def _seat(self, end: int) -> int | None:
+        """With several channels: the one loudest over the 0.8 s before `end` (the word just heard)."""
+        recent = [e for a, e in self._channel_energy if end - int(0.8 * RATE) <= a < end]
+        if not recent or len(recent[-1]) < 2:
             return None
-        recent = np.sum(list(self._channel_energy)[-80:], axis=0)
-        return int(np.argmax(recent))
+        return int(np.argmax(np.sum(recent, axis=0)))
 
     def run(self, chunks: Iterable[AudioChunk]) -> Iterator[dict[str, Any]]:
         """All events of a stream of chunks, as they become certain."""
@@ -260,7 +320,15 @@ def model_info(path: Path | None = None) -> dict[str, Any]:
 def check_model(path: Path | None = None) -> str:
     """Load the model and run it once; returns a one-line description, raises ModelMissingError if unusable."""
     s = load_session(path)
-    out = s.run(None, {"logmel": np.zeros((1, WINDOW_FRAMES, NMELS), np.float32) - 10})[0]
+    meta = _model_meta(path)
+    if meta.get("front_end") == "speech_embedding":
+        from speech.embedding import EMB_DIM, SpeechEmbedder
+
+        emb = SpeechEmbedder().embed(np.zeros(3 * RATE, np.float32))  # the front end loads and runs
+        ctx = int(meta.get("context", 16))
+        out = s.run(None, {"emb": np.repeat(emb[:1], ctx, axis=0)[None].reshape(1, ctx, EMB_DIM)})[0]
+    else:
+        out = s.run(None, {"logmel": np.zeros((1, WINDOW_FRAMES, NMELS), np.float32) - 10})[0]
     if out.shape != (1, len(CLASSES)):
         raise ModelMissingError(f"keyword model gives {out.shape[1]} outputs, expected {len(CLASSES)}")
     size = Path(path or MODEL_PATH).stat().st_size

@@ -1,0 +1,160 @@
+"""The keyword head: a small network over the last 16 speech embeddings (1.28 s of hops, ~2 s of audio), trained
+here on embedded synthetic table recordings (`speech.embed_data`) and exported to ONNX.
+
+Why this shape: the front end (`speech.embedding`) already says which sounds were spoken every 80 ms; the head only
+has to find a keyword's sequence of sounds at the end of its window, so a few fully connected layers over the
+flattened window are enough (openWakeWord's design), cost a few hundred thousand multiply-adds a hop, and train in
+minutes on two CPU cores. Inputs are float32 (1, 16, 96) named `emb`; outputs the posteriors of `speech.vocab.CLASSES`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from speech.embedding import EMB_DIM
+from speech.vocab import CLASSES
+
+CONTEXT = 16  # embeddings a decision reads
+
+
+def build_head(context: int = CONTEXT, hidden: int = 256, layers: int = 2, dropout: float = 0.3) -> Any:
+    import torch
+    from torch import nn
+
+    class Head(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            blocks: list[nn.Module] = [nn.Flatten(), nn.Linear(context * EMB_DIM, hidden), nn.LayerNorm(hidden),
+                                       nn.ReLU(), nn.Dropout(dropout)]
+            for _ in range(layers - 1):
+                blocks += [nn.Linear(hidden, hidden), nn.LayerNorm(hidden), nn.ReLU(), nn.Dropout(dropout)]
+            blocks.append(nn.Linear(hidden, len(CLASSES)))
+            self.net = nn.Sequential(*blocks)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:  # (B, context, 96) -> logits
+            return self.net(x)
+
+    return Head()
+
+
+def window_index(lab: np.ndarray, lengths: np.ndarray, context: int = CONTEXT) -> np.ndarray:
+    """Positions (into the concatenated embeddings) of every labelled hop with `context` embeddings of its own
+    recording before it."""
+    out = []
+    start = 0
+    for n in lengths:
+        idx = np.arange(start + context - 1, start + n)
+        out.append(idx[lab[idx] >= 0])
+        start += n
+    return np.concatenate(out) if out else np.zeros(0, np.int64)
+
+
+def gather(emb: np.ndarray, idx: np.ndarray, context: int = CONTEXT) -> np.ndarray:
+    """The windows (B, context, 96) ending at positions `idx`."""
+    return emb[idx[:, None] - np.arange(context - 1, -1, -1)[None]].astype(np.float32)
+
+
+def train_head(train: tuple[np.ndarray, np.ndarray, np.ndarray], val: tuple[np.ndarray, np.ndarray, np.ndarray],
+               out_dir: Path, epochs: int = 12, lr: float = 2e-3, batch: int = 256, seed: int = 0,
+               threads: int = 2, hidden: int = 256, layers: int = 2, other_weight: float = 1.0,
+               noise: float = 0.0) -> Path:
+    """Train on (embeddings, labels, lengths); keep the epoch with the lowest validation loss. Returns best.pt.
+
+    other_weight: the loss weight of `other` hops (above 1 trades recall for fewer false alarms); noise: the
+    standard deviation of Gaussian noise added to the embeddings while training."""
+    import torch
+    from torch import nn
+    from tqdm import tqdm
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    rng = np.random.default_rng(seed)
+    emb, lab, lengths = train
+    idx = window_index(lab, lengths)
+    vemb, vlab, vlen = val
+    vidx = window_index(vlab, vlen)
+    vx = torch.from_numpy(gather(vemb, vidx))
+    vy = torch.from_numpy(vlab[vidx].astype(np.int64))
+    model = build_head(hidden=hidden, layers=layers)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-2)
+    steps = epochs * (len(idx) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(1, steps))
+    w = torch.ones(len(CLASSES))
+    w[0] = other_weight
+    loss_fn = nn.CrossEntropyLoss(weight=w, label_smoothing=0.05)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    best, best_loss, log = out_dir / "best.pt", float("inf"), []
+    for ep in range(epochs):
+        model.train()
+        perm = rng.permutation(idx)
+        t0, tot = time.time(), 0.0
+        for b in tqdm(range(len(perm) // batch), desc=f"head epoch {ep + 1}/{epochs}", leave=False):
+            sel = perm[b * batch:(b + 1) * batch]
+            x = torch.from_numpy(gather(emb, sel))
+            if noise:
+                x = x + noise * torch.randn_like(x)
+            loss = loss_fn(model(x), torch.from_numpy(lab[sel].astype(np.int64)))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += float(loss)
+        model.eval()
+        with torch.no_grad():
+            logits = torch.cat([model(vx[i:i + 4096]) for i in range(0, len(vx), 4096)])
+            vloss = float(nn.functional.cross_entropy(logits, vy))
+            pred = logits.argmax(1)
+            pos = vy > 0
+            vrec = float((pred[pos] == vy[pos]).float().mean()) if pos.any() else 0.0
+            vfa = float((pred[~pos] != 0).float().mean()) if (~pos).any() else 0.0
+        row = {"epoch": ep + 1, "train_loss": tot / max(1, len(perm) // batch), "val_loss": vloss,
+               "val_keyword_hops_right": vrec, "val_other_hops_wrong": vfa, "seconds": time.time() - t0}
+        log.append(row)
+        print(json.dumps(row), flush=True)
+        state = {"model": model.state_dict(), "epoch": ep + 1, "arch": {"hidden": hidden, "layers": layers,
+                                                                          "context": CONTEXT}}
+        torch.save(state, out_dir / "last.pt")
+        if vloss < best_loss:
+            best_loss = vloss
+            torch.save(state, best)
+    (out_dir / "log.json").write_text(json.dumps(log, indent=1) + "\n")
+    return best
+
+
+def export_head(checkpoints: list[Path] | Path, out: Path, rule: dict[str, Any]) -> Path:
+    """Write the head (several checkpoints: their posteriors averaged) as ONNX (`emb` (1, 16, 96) to `probs`) and
+    its card `out.json` (front end, classes, context, firing rule)."""
+    import torch
+
+    cks = [checkpoints] if isinstance(checkpoints, Path) else list(checkpoints)
+    members = []
+    for ck in cks:
+        state = torch.load(ck, map_location="cpu", weights_only=False)
+        m = build_head(hidden=state["arch"]["hidden"], layers=state["arch"]["layers"])
+        m.load_state_dict(state["model"])
+        m.eval()
+        members.append((m, state))
+
+    class Mean(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.members = torch.nn.ModuleList([m for m, _ in members])
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.stack([torch.softmax(m(x), dim=-1) for m in self.members]).mean(0)
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(Mean().eval(), torch.zeros(1, CONTEXT, EMB_DIM), str(out), input_names=["emb"],
+                      output_names=["probs"], dynamic_axes={"emb": {0: "batch"}, "probs": {0: "batch"}},
+                      opset_version=17, dynamo=False)
+    meta = {"front_end": "speech_embedding", "classes": list(CLASSES), "context": CONTEXT,
+            "members": [{"checkpoint": f"{Path(ck).parent.name}/{Path(ck).name}", "epoch": s["epoch"],
+                         "arch": s["arch"]} for ck, (_, s) in zip(cks, members, strict=True)]}
+    meta.update(rule)
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+    return out
