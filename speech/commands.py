@@ -40,6 +40,9 @@ def register(sub: Any) -> None:
     t.add_argument("--scale", type=float, default=1.0, help="fraction of the full data set (0.05 for a smoke run)")
     t.add_argument("--skip-data", action="store_true", help="reuse data/speech/ from an earlier run")
     t.add_argument("--out", type=Path, default=None, help="ONNX path (default models/kws.onnx)")
+    t.add_argument("--part", choices=("all", "dscnn", "head"), default="all",
+                   help="dscnn: the log-mel network only; head: the speech-embedding head only (models/kws_emb.onnx,"
+                        " from data/speech/banks_train.pkl); all: both, then the card that averages them")
     t.set_defaults(func=_train)
 
     e = sub.add_parser("eval-speech", help="recall, false alarms/hour, latency and a DET curve on held-out voices")
@@ -137,15 +140,33 @@ def _train(args: argparse.Namespace) -> int:
     from speech import train as tr
     from speech.synth import available_engines
 
-    if not args.skip_data:
-        if not available_engines()["espeak"]:
-            return _err("train-speech needs espeak-ng (Debian package espeak-ng); flite and festival add voices")
-        tr.build_data(workers=args.workers, scale=args.scale)
-    elif not (tr.DATA / "train.npz").exists():
-        return _err(f"--skip-data: {tr.DATA / 'train.npz'} does not exist; run without --skip-data first")
-    best = tr.train(epochs=args.epochs, threads=args.threads)
-    out = tr.export(best, args.out or tr.MODELS / "kws.onnx")
-    print(f"wrote {out}")
+    out = args.out or tr.MODELS / "kws.onnx"
+    if args.part in ("all", "dscnn"):
+        if not args.skip_data:
+            if not available_engines()["espeak"]:
+                return _err("train-speech needs espeak-ng (Debian package espeak-ng); flite and festival add voices")
+            tr.build_data(workers=args.workers, scale=args.scale)
+        elif not (tr.DATA / "train.npz").exists():
+            return _err(f"--skip-data: {tr.DATA / 'train.npz'} does not exist; run without --skip-data first")
+        best = tr.train(epochs=args.epochs, threads=args.threads)
+        tr.export(best, out)
+        print(f"wrote {out}")
+    if args.part in ("all", "head"):
+        from speech.embedding import FrontEndMissingError
+        from speech.head import SHIPPED_RULE, SHIPPED_WEIGHT, add_to_card, rebuild
+
+        banks = tr.DATA / "banks_train.pkl"
+        if not banks.exists():
+            return _err(f"{banks} does not exist: run `unotable train-speech --part dscnn` (or all) first")
+        try:
+            head = rebuild([banks], tr.DATA / "emb", out.with_name(out.stem + "_emb.onnx"),
+                           n_recordings=max(4, int(1600 * args.scale)), epochs=args.epochs,
+                           workers=args.workers, threads=args.threads)
+        except FrontEndMissingError as exc:
+            return _err(str(exc))
+        print(f"wrote {head}")
+        if out.exists():
+            print(f"wrote {add_to_card(out, head, SHIPPED_WEIGHT, SHIPPED_RULE)}")
     return 0
 
 

@@ -57,7 +57,7 @@ def table_recording(banks: Banks, rng: np.random.Generator, seconds: float = 60.
     p_kw = rng.uniform(0.25, 0.5)
     while pos < n:
         r = rng.random()
-        gain = 10 ** (rng.uniform(-8, 4) / 20)
+        gain = 10 ** (rng.uniform(-4, 3) / 20)
         if r < p_kw:
             u = _pick(rng, banks.keywords)
             kws.append((CLASSES.index(u.cls), pos, pos + len(u.audio)))
@@ -76,10 +76,10 @@ def table_recording(banks: Banks, rng: np.random.Generator, seconds: float = 60.
     ref = augment.rms(active) if active.size else 0.1
     u = rng.random()
     snr: float | None
-    if u < 0.45:
-        snr, noise = float(rng.uniform(0, 15)), babble(n, rng, banks.sentences)
-    elif u < 0.9:
-        snr, noise = float(rng.uniform(-3, 30)), noise_bed(n, rng, banks.sentences)
+    if u < 0.4:
+        snr, noise = float(rng.uniform(3, 20)), babble(n, rng, banks.sentences)
+    elif u < 0.85:
+        snr, noise = float(rng.uniform(0, 30)), noise_bed(n, rng, banks.sentences)
     else:
         snr, noise = None, augment.coloured_noise(n, rng) * 1e-3
     y = augment.mix_snr(fg, noise, snr, ref_rms=ref) if snr is not None else fg + noise * ref

@@ -20,6 +20,11 @@ from speech.embedding import EMB_DIM
 from speech.vocab import CLASSES
 
 CONTEXT = 16  # embeddings a decision reads
+SHIPPED_WEIGHT = 0.6
+"""The DS-CNN pair's share of the averaged posterior (the head has the rest), chosen on validation streams of
+training voices (`speech.tune.fuse`; see models/KWS_MODEL_CARD.md)."""
+SHIPPED_RULE: dict[str, Any] = {"threshold": 0.3, "smooth": 2, "persist": 3}
+"""The fused model's firing rule, chosen with the weight."""
 
 
 def build_head(context: int = CONTEXT, hidden: int = 256, layers: int = 2, dropout: float = 0.3) -> Any:
@@ -93,7 +98,8 @@ def train_head(train: tuple[np.ndarray, np.ndarray, np.ndarray], val: tuple[np.n
         model.train()
         perm = rng.permutation(idx)
         t0, tot = time.time(), 0.0
-        for b in tqdm(range(len(perm) // batch), desc=f"head epoch {ep + 1}/{epochs}", leave=False):
+        for b in tqdm(range(len(perm) // batch), desc=f"head epoch {ep + 1}/{epochs}", leave=False,
+                      mininterval=10):
             sel = perm[b * batch:(b + 1) * batch]
             x = torch.from_numpy(gather(emb, sel))
             if noise:
@@ -158,3 +164,36 @@ def export_head(checkpoints: list[Path] | Path, out: Path, rule: dict[str, Any])
     meta.update(rule)
     out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
     return out
+
+
+def add_to_card(main_onnx: Path, head_onnx: Path, weight_main: float, rule: dict[str, Any]) -> Path:
+    """Make the main (log-mel) model's card list both parts, the DS-CNN pair and the head, with their weights and
+    the fused firing rule: `speech.kws.KeywordDetector` then runs both and averages their posteriors."""
+    card = main_onnx.with_suffix(".json")
+    meta = json.loads(card.read_text()) if card.exists() else {"classes": list(CLASSES)}
+    head_meta = json.loads(head_onnx.with_suffix(".json").read_text())
+    meta["parts"] = [
+        {"model": main_onnx.name, "front_end": "logmel", "weight": weight_main},
+        {"model": head_onnx.name, "front_end": "speech_embedding", "context": head_meta.get("context", CONTEXT),
+         "weight": round(1.0 - weight_main, 6)},
+    ]
+    meta.update(rule)
+    card.write_text(json.dumps(meta, indent=2) + "\n")
+    return card
+
+
+def rebuild(bank_paths: list[Path], data_dir: Path, out_onnx: Path, n_recordings: int = 1600, epochs: int = 20,
+            workers: int = 2, threads: int = 2, seed: int = 3) -> Path:
+    """The head's whole recipe: embedded table recordings of the training banks (plus 60 for validation), training,
+    export to `out_onnx` (the shipped head: 1,600 recordings, 20 epochs)."""
+    from speech.embed_data import build_embedded, load_embedded, save_embedded
+
+    train_path, val_path = data_dir / f"train_{n_recordings}_{seed}.npz", data_dir / "val.npz"
+    if not train_path.exists():
+        save_embedded(train_path, *build_embedded(bank_paths, n_recordings, seed=seed, workers=workers))
+    if not val_path.exists():
+        save_embedded(val_path, *build_embedded(bank_paths, max(2, n_recordings // 25), seed=seed + 1000,
+                                                workers=workers))
+    best = train_head(load_embedded(train_path), load_embedded(val_path), data_dir / "run", epochs=epochs,
+                      threads=threads)
+    return export_head(best, out_onnx, {})

@@ -196,10 +196,18 @@ class EmbeddingFront:
         out: list[tuple[int, np.ndarray]] = []
         embs, ends = self.stream.push(mono)
         for e, end in zip(embs, ends, strict=True):
+            if not self._embs:  # the first 1.2 s of a source: its first embedding stands for what came before
+                self._embs.extend([e] * (self.context - 1))
             self._embs.append(e)
-            if len(self._embs) == self.context:
-                out.append((int(end), np.stack(self._embs)[None].astype(np.float32)))
+            out.append((int(end), np.stack(self._embs)[None].astype(np.float32)))
         return out
+
+
+def _front(card: dict[str, Any], hop_frames: int) -> LogMelFront | EmbeddingFront:
+    """The front end a model card (or one of its `parts`) names."""
+    if card.get("front_end") == "speech_embedding":
+        return EmbeddingFront(int(card.get("context", 16)))
+    return LogMelFront(hop_frames)
 
 
 class KeywordDetector:
@@ -230,13 +238,22 @@ class KeywordDetector:
         self.release = release
         self.smooth = int(rule["smooth"] if smooth is None else smooth)
         self.persist = int(rule["persist"] if persist is None else persist)
-        self.front: LogMelFront | EmbeddingFront
-        if meta.get("front_end") == "speech_embedding":
-            self.front = EmbeddingFront(int(meta.get("context", 16)))
-            self.hop_s = 0.08
+        hop_frames = max(1, int(round(hop_s * RATE / HOP)))
+        # the parts whose posteriors are averaged: (front end, session, weight); one unless the card lists `parts`
+        self.members: list[tuple[LogMelFront | EmbeddingFront, Any, float]] = []
+        parts = meta.get("parts")
+        if isinstance(parts, list) and parts:
+            base = Path(model_path or MODEL_PATH).parent
+            for part in parts:
+                path = base / str(part.get("model", ""))
+                sess = self.session if path.resolve() == Path(model_path or MODEL_PATH).resolve() \
+                    else load_session(path)
+                self.members.append((_front(part, hop_frames), sess, float(part.get("weight", 1.0))))
         else:
-            self.front = LogMelFront(max(1, int(round(hop_s * RATE / HOP))))
-            self.hop_s = self.front.hop_frames * HOP / RATE
+            self.members.append((_front(meta, hop_frames), self.session, 1.0))
+        if any(isinstance(f, EmbeddingFront) for f, _, _ in self.members):
+            hop_frames = 8  # embeddings come every 80 ms, whatever hop_s says
+        self.hop_s = hop_frames * HOP / RATE
         if end_offset_s is None:
             off = meta.get("end_offset_s", 0.1)
             end_offset_s = float(off) if isinstance(off, (int, float)) and 0 <= off < 1 else 0.1
@@ -251,7 +268,9 @@ class KeywordDetector:
 
     def reset(self) -> None:
         """Forget all audio (a new source)."""
-        self.front.reset()
+        for front, _, _ in self.members:
+            front.reset()
+        self._latest: list[np.ndarray | None] = [None] * len(self.members)
         self._t0: float | None = None
         self._samples = 0  # mono samples received since the start
         self._posts: deque[np.ndarray] = deque(maxlen=self.smooth)
@@ -262,10 +281,11 @@ class KeywordDetector:
         self.inferences = 0
         self.record: list[tuple[float, np.ndarray]] | None = None  # (time, raw posterior) when evaluating
 
-    def posteriors(self, x: np.ndarray) -> np.ndarray:
-        """Run the model on one input window."""
+    def posteriors(self, x: np.ndarray, member: int = 0) -> np.ndarray:
+        """Run one part's model on one input window."""
+        front, session, _ = self.members[member]
         self.inferences += 1
-        return np.asarray(self.session.run(None, {self.front.input_name: x})[0][0])
+        return np.asarray(session.run(None, {front.input_name: x})[0][0])
 
     def process(self, chunk: AudioChunk) -> list[dict[str, Any]]:
         if chunk.rate != RATE:
@@ -279,9 +299,18 @@ class KeywordDetector:
             for a in range(0, len(per_ch), HOP):
                 self._channel_energy.append((self._samples + a, np.mean(per_ch[a:a + HOP] ** 2, axis=0)))
         self._samples += len(mono)
+        # every part's new posteriors, in time order; a decision at each of the last part's (the clock), on the
+        # weighted mean of every part's latest posterior (parts tick every 80 ms, a few ms apart)
+        ticks = [(end, m, x) for m, (front, _, _) in enumerate(self.members) for end, x in front.push(mono)]
+        clock = len(self.members) - 1
         events: list[dict[str, Any]] = []
-        for end, x in self.front.push(mono):
-            ev = self._decide(self.posteriors(x), end)
+        for end, m, x in sorted(ticks, key=lambda e: (e[0], e[1])):
+            self._latest[m] = self.posteriors(x, m)
+            if m != clock or any(p is None for p in self._latest):
+                continue
+            w = np.array([wt for _, _, wt in self.members])
+            post = np.sum([wt * p for wt, p in zip(w, self._latest, strict=True)], axis=0) / w.sum()
+            ev = self._decide(post, end)
             if ev is not None:
                 events.append(ev)
         return events
@@ -317,19 +346,29 @@ def model_info(path: Path | None = None) -> dict[str, Any]:
     return json.loads(meta.read_text()) if meta.exists() else {}
 
 
-def check_model(path: Path | None = None) -> str:
-    """Load the model and run it once; returns a one-line description, raises ModelMissingError if unusable."""
+def _check_one(path: Path, card: dict[str, Any]) -> None:
     s = load_session(path)
-    meta = _model_meta(path)
-    if meta.get("front_end") == "speech_embedding":
+    if card.get("front_end") == "speech_embedding":
         from speech.embedding import EMB_DIM, SpeechEmbedder
 
         emb = SpeechEmbedder().embed(np.zeros(3 * RATE, np.float32))  # the front end loads and runs
-        ctx = int(meta.get("context", 16))
+        ctx = int(card.get("context", 16))
         out = s.run(None, {"emb": np.repeat(emb[:1], ctx, axis=0)[None].reshape(1, ctx, EMB_DIM)})[0]
     else:
         out = s.run(None, {"logmel": np.zeros((1, WINDOW_FRAMES, NMELS), np.float32) - 10})[0]
     if out.shape != (1, len(CLASSES)):
-        raise ModelMissingError(f"keyword model gives {out.shape[1]} outputs, expected {len(CLASSES)}")
-    size = Path(path or MODEL_PATH).stat().st_size
-    return f"{Path(path or MODEL_PATH).name} ({size / 1024:.0f} KiB, classes {', '.join(CLASSES)})"
+        raise ModelMissingError(f"keyword model {path.name} gives {out.shape[1]} outputs, expected {len(CLASSES)}")
+
+
+def check_model(path: Path | None = None) -> str:
+    """Load the model (every part the card lists) and run each once; returns a one-line description, raises
+    ModelMissingError (or FrontEndMissingError) if unusable."""
+    path = Path(path or MODEL_PATH)
+    meta = _model_meta(path)
+    parts = meta.get("parts") if isinstance(meta.get("parts"), list) else None
+    files = [(path.parent / str(p.get("model", "")), p) for p in parts] if parts else [(path, meta)]
+    for f, card in files:
+        _check_one(f, card)
+    size = sum(f.stat().st_size for f, _ in files)
+    desc = " + ".join(f"{f.name} ({c.get('front_end', 'logmel')})" for f, c in files)
+    return f"{desc}: {size / 1024:.0f} KiB, classes {', '.join(CLASSES)}"

@@ -42,6 +42,27 @@ def record(model_path: Path, bank_path: Path, snr: float = 10.0, fa_seeds: tuple
     return {"kw": (t, p, truth), "talk": talk}
 
 
+def fuse(recs: list[dict[str, Any]], weights: list[float]) -> dict[str, Any]:
+    """Recorded posteriors of several models (each recorded alone) averaged as the detector averages a card's
+    `parts`: at each of the last model's hops, every model's latest posterior at or before it, weighted."""
+
+    def on_clock(streams: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+        t_clock, _ = streams[-1]
+        idx = [np.searchsorted(t, t_clock + 1e-9, side="right") - 1 for t, _ in streams]
+        ready = np.all([j >= 0 for j in idx], axis=0)  # as live: no decision before every part has spoken
+        total = np.zeros((int(ready.sum()), streams[-1][1].shape[1]))
+        for (_, p), j, w in zip(streams, idx, weights, strict=True):
+            total += w * p[j[ready]]
+        return t_clock[ready], total / sum(weights)
+
+    t, p = on_clock([(r["kw"][0], r["kw"][1]) for r in recs])
+    talk = []
+    for i in range(len(recs[0]["talk"])):
+        tt, pp = on_clock([(r["talk"][i][0], r["talk"][i][1]) for r in recs])
+        talk.append((tt, pp, recs[-1]["talk"][i][2]))
+    return {"kw": (t, p, recs[-1]["kw"][2]), "talk": talk}
+
+
 def score(rec: dict[str, Any], thresholds: float | np.ndarray, smooth: int, persist: int) -> dict[str, Any]:
     """Recall (all, per kind/language) and false alarms per hour of a firing rule on recorded posteriors."""
     t, p, truth = rec["kw"]

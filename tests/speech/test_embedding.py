@@ -9,8 +9,17 @@ import pytest
 
 from speech.audio import RATE
 from speech.embed_data import IGNORE_AFTER_S, POSITIVE_S, label_embeddings, table_recording
-from speech.embedding import (EMB_DIM, FIRST_END, HOP_SAMPLES, EmbeddingStream, FrontEndMissingError,
-                              SpeechEmbedder, end_sample, model_dir, warp_bins)
+from speech.embedding import (
+    EMB_DIM,
+    FIRST_END,
+    HOP_SAMPLES,
+    EmbeddingStream,
+    FrontEndMissingError,
+    SpeechEmbedder,
+    end_sample,
+    model_dir,
+    warp_bins,
+)
 from speech.head import CONTEXT, gather, window_index
 from speech.kwsdata import Banks, Utt
 from speech.vocab import CLASSES

@@ -33,3 +33,37 @@ def test_tiny_training_run_exports_a_working_onnx(tmp_path: Path) -> None:
 
     list(det.run(ArraySource(np.zeros(32000, np.int16)).chunks()))
     assert det.inferences > 5
+
+
+@pytest.mark.slow
+@pytest.mark.smoke  # a miniature run: CI keeps it
+@needs_espeak()
+def test_tiny_head_run_exports_a_working_onnx(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from speech.audio import ArraySource
+    from speech.embed_data import build_embedded, load_embedded, save_embedded
+    from speech.head import add_to_card, export_head, train_head
+    from speech.kws import EmbeddingFront, KeywordDetector, LogMelFront
+    from speech.kwsdata import build_banks, save_banks
+
+    save_banks(build_banks(False, 3, 1, 4, seed=3, workers=1), tmp_path / "b.pkl")
+    embs, labs = build_embedded([tmp_path / "b.pkl"], 3, seed=1, workers=1)
+    assert all(len(e) == len(lab) and e.shape[1] == 96 for e, lab in zip(embs, labs, strict=True))
+    assert any((lab > 0).any() for lab in labs)  # keywords were laid in and labelled
+    save_embedded(tmp_path / "e.npz", embs, labs)
+    data = load_embedded(tmp_path / "e.npz")
+    best = train_head(data, data, tmp_path / "run", epochs=1, threads=1)
+    head = export_head(best, tmp_path / "kws_emb.onnx", {"threshold": 0.5})
+    det = KeywordDetector(head)
+    list(det.run(ArraySource(np.zeros(40000, np.int16)).chunks()))
+    assert det.inferences > 10
+    # the card that averages it with a log-mel model
+    import shutil
+
+    from speech.kws import MODEL_PATH
+
+    shutil.copy(MODEL_PATH, tmp_path / "kws.onnx")
+    (tmp_path / "kws.json").write_text("{}")
+    add_to_card(tmp_path / "kws.onnx", head, 0.6, {"threshold": 0.4})
+    both = KeywordDetector(tmp_path / "kws.onnx")
+    assert [type(f) for f, _, _ in both.members] == [LogMelFront, EmbeddingFront] and both.threshold == 0.4

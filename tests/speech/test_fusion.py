@@ -1,0 +1,90 @@
+"""The shipped keyword model: a DS-CNN on log-mel frames and a head on speech embeddings, averaged."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from speech import evaluate as ev
+from speech import tune
+from speech.audio import ArraySource, AudioChunk
+from speech.kws import MODEL_PATH, EmbeddingFront, KeywordDetector, LogMelFront, check_model
+from speech.synth import Voice, mix_at, synthesize
+
+from .conftest import needs_espeak
+
+EN = Voice("espeak", "en-us", "en", "Mike")  # a held-out voice
+
+
+def _single(tmp_path: Path, name: str, card: dict) -> Path:
+    """One part of the shipped card as a model of its own (its ONNX file and a card without `parts`)."""
+    shutil.copy(MODEL_PATH.parent / name, tmp_path / name)
+    (tmp_path / name).with_suffix(".json").write_text(json.dumps(card))
+    return tmp_path / name
+
+
+def _talk(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    track = np.zeros(16000 * 7, np.int16)
+    for i, word in enumerate(["uno", "one more", "green"]):
+        track = mix_at(track, synthesize(word, EN), 0.7 + 2.0 * i)
+    noise = (rng.standard_normal(len(track)) * 60).astype(np.int16)
+    return (track.astype(np.int32) + noise).clip(-32768, 32767).astype(np.float32) / 32767.0
+
+
+def test_the_shipped_card_runs_both_parts() -> None:
+    card = json.loads(MODEL_PATH.with_suffix(".json").read_text())
+    det = KeywordDetector()
+    assert [type(f) for f, _, _ in det.members] == [LogMelFront, EmbeddingFront]
+    assert [w for _, _, w in det.members] == [p["weight"] for p in card["parts"]]
+    assert det.hop_s == pytest.approx(0.08)
+    assert "kws.onnx (logmel) + kws_emb.onnx (speech_embedding)" in check_model()
+
+
+@needs_espeak()
+def test_fused_posteriors_are_the_weighted_parts_as_tune_replays_them(tmp_path: Path) -> None:
+    card = json.loads(MODEL_PATH.with_suffix(".json").read_text())
+    audio = _talk(1)
+    t, p, _ = ev.posteriors(KeywordDetector(smooth=1, persist=1), audio)
+    recs = []
+    for part in card["parts"]:
+        single = {k: v for k, v in part.items() if k not in ("model", "weight")}
+        det = KeywordDetector(_single(tmp_path, part["model"], single), smooth=1, persist=1)
+        tt, pp, _ = ev.posteriors(det, audio)
+        recs.append({"kw": (tt, pp, []), "talk": []})
+    fused = tune.fuse(recs, [part["weight"] for part in card["parts"]])
+    assert np.allclose(fused["kw"][0], t) and np.allclose(fused["kw"][1], p, atol=1e-5)
+
+
+@needs_espeak()
+def test_chunk_sizes_do_not_change_the_events() -> None:
+    audio = _talk(2)
+    runs = []
+    for chunk_s in (0.02, 0.1, 0.37):
+        det = KeywordDetector()
+        runs.append(list(det.run(ArraySource(audio, chunk_s=chunk_s).chunks())))
+    assert runs[0] == runs[1] == runs[2]
+
+
+def test_a_part_that_is_missing_is_named(tmp_path: Path) -> None:
+    shutil.copy(MODEL_PATH, tmp_path / "kws.onnx")
+    card = json.loads(MODEL_PATH.with_suffix(".json").read_text())
+    (tmp_path / "kws.json").write_text(json.dumps(card))
+    from speech.kws import ModelMissingError
+
+    with pytest.raises(ModelMissingError, match="kws_emb.onnx"):
+        KeywordDetector(tmp_path / "kws.onnx")
+
+
+def test_seat_vote_uses_the_word_just_heard() -> None:
+    det = KeywordDetector()
+    quiet = np.zeros((16000, 3), np.int16)
+    loud = quiet.copy()
+    loud[:, 1] = 3000
+    det.process(AudioChunk(t=0.0, samples=loud, rate=16000))
+    det.process(AudioChunk(t=1.0, samples=quiet, rate=16000))
+    assert det._seat(16000) == 1
