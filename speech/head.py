@@ -23,7 +23,7 @@ CONTEXT = 16  # embeddings a decision reads
 SHIPPED_WEIGHT = 0.6
 """The DS-CNN pair's share of the averaged posterior (the head has the rest), chosen on validation streams of
 training voices (`speech.tune.fuse`; see models/KWS_MODEL_CARD.md)."""
-SHIPPED_RULE: dict[str, Any] = {"threshold": 0.3, "smooth": 2, "persist": 3}
+SHIPPED_RULE: dict[str, Any] = {"threshold": 0.35, "smooth": 3, "persist": 3}
 """The fused model's firing rule, chosen with the weight."""
 
 

@@ -93,8 +93,6 @@ def test_detects_uno_and_colours_in_both_languages_once_each() -> None:
 
 @needs_model()
 @needs_espeak()
-@pytest.mark.xfail(strict=True, reason="the shipped model (short CPU training) still hears 'Juno' as 'uno'; "
-                   "see models/KWS_MODEL_CARD.md")
 def test_near_misses_do_not_fire() -> None:
     track, _ = _scene([("one", EN, 0.5), ("you know", EN, 1.5), ("Juno", EN, 2.5), ("no", EN, 3.5),
                        ("ну", RU, 4.5), ("но", RU, 5.5), ("один", RU, 6.5)], 8.0)
