@@ -5,6 +5,10 @@ short hop (80 ms), so the model answers soon after a word ends. Posteriors are s
 fires when a keyword's smoothed posterior crosses the threshold, and that keyword is latched until its posterior
 falls again: one event per utterance. With per-seat microphones the detector listens to the mix and names the seat
 whose channel was loudest over the word.
+
+A model card (`models/kws.json`) may list `parts`: models with their own front ends (log-mel frames for the DS-CNN,
+speech embeddings for the head of `speech.head`) and weights. Each part ticks every 80 ms; at each tick of the last
+part the detector averages every part's latest posterior, in time order, so chunk sizes never change the events.
 """
 
 from __future__ import annotations
