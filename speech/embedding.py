@@ -137,11 +137,8 @@ class EmbeddingStream:
 
     def reset(self) -> None:
         self._pending = np.zeros(0, np.float32)  # samples from the start of the next frame
-        self._pending_start = 0  # their first sample's index in the stream
-        self._mel = np.zeros((0, N_BINS), np.float32)  # frames not yet used up by a whole embedding step
-        self._mel_start = 0  # index of self._mel[0] among all frames
+        self._mel = np.zeros((0, N_BINS), np.float32)  # frames from the next embedding's first frame on
         self._n_emb = 0
-        self.calls = 0
 
     def push(self, audio: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         buf = np.concatenate([self._pending, np.asarray(audio, np.float32)])
@@ -149,21 +146,10 @@ class EmbeddingStream:
         if n:
             self._mel = np.concatenate([self._mel, self.embedder.mel(buf[: (n - 1) * MEL_HOP + MEL_WIN])[:n]])
             buf = buf[n * MEL_HOP:]
-            self._pending_start += n * MEL_HOP
         self._pending = buf
-        embs, ends = [], []
-        while True:
-            first = self._n_emb * EMB_STEP - self._mel_start  # this embedding's first frame in self._mel
-            if first + EMB_FRAMES > len(self._mel):
-                break
-            embs.append(self.embedder.embed_windows(self._mel[None, first:first + EMB_FRAMES])[0])
-            self.calls += 1
-            ends.append(end_sample(self._n_emb))
-            self._n_emb += 1
-        drop = self._n_emb * EMB_STEP - self._mel_start  # frames no later embedding reads
-        if drop > 0:
-            self._mel = self._mel[drop:]
-            self._mel_start += drop
-        if not embs:
-            return np.zeros((0, EMB_DIM), np.float32), np.zeros(0, np.int64)
-        return np.stack(embs).astype(np.float32), np.asarray(ends, np.int64)
+        # self._mel starts at the next embedding's first frame, so embed_mel's embeddings are the next ones
+        embs = self.embedder.embed_mel(self._mel)
+        ends = np.asarray(end_sample(self._n_emb + np.arange(len(embs))), np.int64)
+        self._n_emb += len(embs)
+        self._mel = self._mel[len(embs) * EMB_STEP:]
+        return embs.astype(np.float32), ends

@@ -146,16 +146,10 @@ def export_head(checkpoints: list[Path] | Path, out: Path, rule: dict[str, Any])
         m.eval()
         members.append((m, state))
 
-    class Mean(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.members = torch.nn.ModuleList([m for m, _ in members])
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            return torch.stack([torch.softmax(m(x), dim=-1) for m in self.members]).mean(0)
+    from speech.train import averaged
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(Mean().eval(), torch.zeros(1, CONTEXT, EMB_DIM), str(out), input_names=["emb"],
+    torch.onnx.export(averaged([m for m, _ in members]), torch.zeros(1, CONTEXT, EMB_DIM), str(out), input_names=["emb"],
                       output_names=["probs"], dynamic_axes={"emb": {0: "batch"}, "probs": {0: "batch"}},
                       opset_version=17, dynamo=False)
     meta = {"front_end": "speech_embedding", "classes": list(CLASSES), "context": CONTEXT,

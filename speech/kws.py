@@ -223,11 +223,11 @@ class KeywordDetector:
     keyword re-arms below this; hop_s: model stride (log-mel models; embeddings come every 80 ms); smooth: number of
     hops averaged; persist: hops in a row at or above the threshold before a keyword fires (default: the model's);
     end_offset_s: how far before the firing moment the word is taken to have ended (the event's `t`), measured on
-    training voices (the card's `end_offset_s` when it gives one).
+    training voices.
     """
 
     def __init__(self, model_path: Path | None = None, threshold: float | None = None, release: float = 0.3,
-                 hop_s: float = 0.08, smooth: int | None = None, end_offset_s: float | None = None,
+                 hop_s: float = 0.08, smooth: int | None = None, end_offset_s: float = 0.1,
                  session: Any = None, persist: int | None = None) -> None:
         self.session = session or load_session(model_path)
         meta = _model_meta(model_path) if session is None else {}
@@ -242,25 +242,21 @@ class KeywordDetector:
         self.release = release
         self.smooth = int(rule["smooth"] if smooth is None else smooth)
         self.persist = int(rule["persist"] if persist is None else persist)
-        hop_frames = max(1, int(round(hop_s * RATE / HOP)))
-        # the parts whose posteriors are averaged: (front end, session, weight); one unless the card lists `parts`
-        self.members: list[tuple[LogMelFront | EmbeddingFront, Any, float]] = []
+        # the parts whose posteriors are averaged: one unless the card lists `parts`
+        main = Path(model_path or MODEL_PATH)
         parts = meta.get("parts")
-        if isinstance(parts, list) and parts:
-            base = Path(model_path or MODEL_PATH).parent
-            for part in parts:
-                path = base / str(part.get("model", ""))
-                sess = self.session if path.resolve() == Path(model_path or MODEL_PATH).resolve() \
-                    else load_session(path)
-                self.members.append((_front(part, hop_frames), sess, float(part.get("weight", 1.0))))
-        else:
-            self.members.append((_front(meta, hop_frames), self.session, 1.0))
-        if any(isinstance(f, EmbeddingFront) for f, _, _ in self.members):
-            hop_frames = 8  # embeddings come every 80 ms, whatever hop_s says
+        cards = [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) and parts else [dict(meta)]
+        if any(c.get("front_end") == "speech_embedding" for c in cards):
+            hop_s = 0.08  # embeddings come every 80 ms; the other parts tick with them
+        hop_frames = max(1, int(round(hop_s * RATE / HOP)))
         self.hop_s = hop_frames * HOP / RATE
-        if end_offset_s is None:
-            off = meta.get("end_offset_s", 0.1)
-            end_offset_s = float(off) if isinstance(off, (int, float)) and 0 <= off < 1 else 0.1
+        self.members: list[tuple[LogMelFront | EmbeddingFront, Any, float]] = []  # (front end, session, weight)
+        for card in cards:
+            path = main.parent / str(card["model"]) if "model" in card else main
+            sess = self.session if path.resolve() == main.resolve() else load_session(path)
+            self.members.append((_front(card, hop_frames), sess, float(card.get("weight", 1.0))))
+        total = sum(w for _, _, w in self.members)
+        self._weights = np.array([w / total for _, _, w in self.members])
         # a keyword that must persist fires (persist - 1) hops after its first crossing
         self.end_offset_s = end_offset_s + (self.persist - 1) * self.hop_s
         self.reset()
@@ -312,9 +308,7 @@ class KeywordDetector:
             self._latest[m] = self.posteriors(x, m)
             if m != clock or any(p is None for p in self._latest):
                 continue
-            w = np.array([wt for _, _, wt in self.members])
-            post = np.sum([wt * p for wt, p in zip(w, self._latest, strict=True)], axis=0) / w.sum()
-            ev = self._decide(post, end)
+            ev = self._decide(self._weights @ np.stack(self._latest), end)
             if ev is not None:
                 events.append(ev)
         return events
@@ -353,11 +347,11 @@ def model_info(path: Path | None = None) -> dict[str, Any]:
 def _check_one(path: Path, card: dict[str, Any]) -> None:
     s = load_session(path)
     if card.get("front_end") == "speech_embedding":
-        from speech.embedding import EMB_DIM, SpeechEmbedder
+        from speech.embedding import SpeechEmbedder
 
         emb = SpeechEmbedder().embed(np.zeros(3 * RATE, np.float32))  # the front end loads and runs
         ctx = int(card.get("context", 16))
-        out = s.run(None, {"emb": np.repeat(emb[:1], ctx, axis=0)[None].reshape(1, ctx, EMB_DIM)})[0]
+        out = s.run(None, {"emb": np.repeat(emb[:1], ctx, axis=0)[None]})[0]
     else:
         out = s.run(None, {"logmel": np.zeros((1, WINDOW_FRAMES, NMELS), np.float32) - 10})[0]
     if out.shape != (1, len(CLASSES)):

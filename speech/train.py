@@ -194,6 +194,23 @@ def train(epochs: int = 24, batch: int = 128, threads: int = 2, lr: float = 3e-3
     return out_dir / "best.pt"
 
 
+def averaged(members: list[Any]) -> Any:
+    """One module whose output is the mean of the members' softmax posteriors (what every exported model gives:
+    an ensemble of one or more networks)."""
+    import torch
+
+    class Averaged(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.m = torch.nn.ModuleList(members)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            probs = [torch.softmax(m(x), dim=-1) for m in self.m]
+            return probs[0] if len(probs) == 1 else torch.stack(probs).mean(dim=0)
+
+    return Averaged().eval()
+
+
 def export(checkpoint: Path | list[Path], onnx_path: Path = MODELS / "kws.onnx", threshold: float | None = None,
            rule: dict[str, Any] | None = None) -> Path:
     """Export a checkpoint to ONNX (input `logmel` (batch, 118, 40), output `probs` (batch, 7)); `threshold`, when
@@ -214,18 +231,9 @@ def export(checkpoint: Path | list[Path], onnx_path: Path = MODELS / "kws.onnx",
         members.append(model)
         states.append(state)
 
-    class Averaged(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.m = torch.nn.ModuleList(members)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            probs = [torch.softmax(m(x), dim=1) for m in self.m]
-            return probs[0] if len(probs) == 1 else torch.stack(probs).mean(dim=0)
-
     dummy = torch.zeros(1, WINDOW_FRAMES, NMELS)
     onnx_path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(Averaged(), (dummy,), str(onnx_path), input_names=["logmel"], output_names=["probs"],
+    torch.onnx.export(averaged(members), (dummy,), str(onnx_path), input_names=["logmel"], output_names=["probs"],
                       dynamic_axes={"logmel": {0: "batch"}, "probs": {0: "batch"}}, opset_version=17,
                       dynamo=False)
     meta: dict[str, Any] = {"classes": list(CLASSES), "window_frames": WINDOW_FRAMES, "n_mels": NMELS,
