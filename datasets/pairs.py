@@ -95,8 +95,9 @@ def through_codec(frames: list[np.ndarray], fps: float = 30.0) -> list[np.ndarra
     return out
 
 
-def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CODES) -> tuple[list[np.ndarray], list[str]]:
-    """`n` lower-card crops from one random table, and the lower cards' codes."""
+def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CODES,
+                  crop: int = CROP) -> tuple[list[np.ndarray], list[str]]:
+    """`n` lower-card crops (`crop` pixels a side) from one random table, and the lower cards' codes."""
     rng = np.random.default_rng(seed)
     table = default_table(int(rng.choice([4, 6])))
     camera = Camera(rng, table)
@@ -133,12 +134,12 @@ def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CO
         b = np.array(box) + push * np.array([dx, dy, dx, dy])
         rect = rectify(image, table, region, SCALE)
         px = (b - np.array([region[0], region[1], region[0], region[1]])) * SCALE
-        crops.append(square_crops(rect, px[None].astype(np.float32), CROP)[0])
+        crops.append(square_crops(rect, px[None].astype(np.float32), crop)[0])
     return crops, lowers
 
 
-def _job(seed: int) -> tuple[list[np.ndarray], list[str]]:
-    return table_samples(seed)
+def _job(seed: int, crop: int = CROP) -> tuple[list[np.ndarray], list[str]]:
+    return table_samples(seed, crop=crop)
 
 
 def render_tables(job: Callable[[int], tuple[list[np.ndarray], list[str]]], n: int, seed: int,
@@ -169,7 +170,10 @@ def render_tables(job: Callable[[int], tuple[list[np.ndarray], list[str]]], n: i
     return np.stack(crops), np.array(labels, np.int64)
 
 
-def build(n: int, seed: int, names: tuple[str, ...], workers: int = 1, progress: bool = True) -> LowerCrops:
-    """About `n` crops (whole tables of `PER_TABLE`), rendered on `workers` processes."""
-    crops, labels = render_tables(_job, n, seed, names, workers, progress, desc="lower-card crops")
+def build(n: int, seed: int, names: tuple[str, ...], workers: int = 1, progress: bool = True,
+          crop: int = CROP) -> LowerCrops:
+    """About `n` crops (whole tables of `PER_TABLE`, `crop` pixels a side), rendered on `workers` processes."""
+    from functools import partial
+
+    crops, labels = render_tables(partial(_job, crop=crop), n, seed, names, workers, progress, desc="lower-card crops")
     return LowerCrops(crops, labels, names)

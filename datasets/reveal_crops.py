@@ -86,8 +86,10 @@ def visible_boxes(quads: list[np.ndarray], shape_mm: tuple[float, float]) -> lis
     return out
 
 
-def table_samples(seed: int, frames: int = FRAMES, codes: tuple[str, ...] = ALL_CODES) -> tuple[list[np.ndarray], list[str]]:
-    """The crops of the visible cards of `frames` revealed hands on one random table, and their codes."""
+def table_samples(seed: int, frames: int = FRAMES, codes: tuple[str, ...] = ALL_CODES,
+                  crop: int = CROP) -> tuple[list[np.ndarray], list[str]]:
+    """The crops (`crop` pixels a side) of the visible cards of `frames` revealed hands on one random table, and
+    their codes."""
     rng = np.random.default_rng(seed)
     seats = int(rng.choice([4, 6]))
     table = default_table(seats)
@@ -125,16 +127,20 @@ def table_samples(seed: int, frames: int = FRAMES, codes: tuple[str, ...] = ALL_
             boxes.append((box - np.array([region[0], region[1], region[0], region[1]])) * SCALE)
             codes_here.append(code)
         if boxes:
-            crops += list(square_crops(rect, np.array(boxes, np.float32), CROP))
+            crops += list(square_crops(rect, np.array(boxes, np.float32), crop))
             labels += codes_here
     return crops, labels
 
 
-def _job(seed: int) -> tuple[list[np.ndarray], list[str]]:
-    return table_samples(seed)
+def _job(seed: int, crop: int = CROP) -> tuple[list[np.ndarray], list[str]]:
+    return table_samples(seed, crop=crop)
 
 
-def build(n: int, seed: int, names: tuple[str, ...], workers: int = 1, progress: bool = True) -> RevealCrops:
-    """At least `n` crops (whole tables), rendered on `workers` processes."""
-    crops, labels = render_tables(_job, n, seed, names, workers, progress, desc="revealed-card crops")
+def build(n: int, seed: int, names: tuple[str, ...], workers: int = 1, progress: bool = True,
+          crop: int = CROP) -> RevealCrops:
+    """At least `n` crops (whole tables, `crop` pixels a side), rendered on `workers` processes."""
+    from functools import partial
+
+    crops, labels = render_tables(partial(_job, crop=crop), n, seed, names, workers, progress,
+                                  desc="revealed-card crops")
     return RevealCrops(crops, labels, names)

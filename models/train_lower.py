@@ -34,14 +34,17 @@ SETS = {"pairs": ("datasets.pairs", REPO / "data" / "lower", REPO / "models" / "
 WIDE = REPO / "models" / "card_classifier_parts" / "wide.pth"
 
 
-def crops_of(path: Path, n: int, seed: int, workers: int, crop_set: str = "pairs") -> tuple[np.ndarray, np.ndarray]:
-    """The crops and labels stored at `path`, rendered (the set's `build`) and stored first if missing."""
+def crops_of(path: Path, n: int, seed: int, workers: int, crop_set: str = "pairs",
+             crop: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The crops and labels stored at `path`, rendered (the set's `build`, at `crop` pixels a side when given)
+    and stored first if missing."""
     import importlib
 
     from datasets.export import CLASS_NAMES
 
     if not path.exists():
-        made = importlib.import_module(SETS[crop_set][0]).build(n, seed, CLASS_NAMES, workers=workers)
+        size = {} if crop is None else {"crop": crop}
+        made = importlib.import_module(SETS[crop_set][0]).build(n, seed, CLASS_NAMES, workers=workers, **size)
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(path, crops=made.crops, labels=made.labels)
     z = np.load(path)
@@ -49,10 +52,15 @@ def crops_of(path: Path, n: int, seed: int, workers: int, crop_set: str = "pairs
 
 
 def accuracy_of_onnx(model: Path, x: np.ndarray, y: np.ndarray) -> float:
-    """Top-1 accuracy of an exported classifier (onnxruntime, as the runtime runs it) on BGR crops."""
+    """Top-1 accuracy of an exported classifier (onnxruntime, as the runtime runs it) on BGR crops, resized to the
+    model's own crop side when it differs (so a 96-pixel model is scored on the same cards as a 192-pixel one)."""
+    import cv2
+
     from vision.classifier import OnnxClassifier, to_blob
 
     clf = OnnxClassifier(model)
+    if x.shape[1] != clf.size:
+        x = np.stack([cv2.resize(c, (clf.size, clf.size), interpolation=cv2.INTER_AREA) for c in x])
     right = 0
     for i in range(0, len(x), 256):
         logits = clf.session.run(None, {clf.input_name: to_blob(x[i : i + 256])})[0]
@@ -76,6 +84,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--init", type=Path, default=WIDE, help="start from this state dict (the wide crop classifier)")
     ap.add_argument("--width", type=float, default=1.5, help="channel multiplier (the wide net's is 1.5)")
+    ap.add_argument("--crop", type=int, default=None,
+                    help="crop side in pixels (default the crop classifier's 96)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2, help="processes rendering the crops")
     ap.add_argument("--minutes", type=float, default=None, help="stop after the epoch that passes this budget")
@@ -90,15 +100,18 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     from models.train_classifier import train_classifier
 
     args.out.parent.mkdir(parents=True, exist_ok=True)  # the state dict is saved beside it after each epoch
-    xtr, ytr = crops_of(args.data / "train.npz", args.train, args.seed, args.workers, args.crop_set)
+    xtr, ytr = crops_of(args.data / "train.npz", args.train, args.seed, args.workers, args.crop_set, args.crop)
     for extra in args.extra:
         z = np.load(extra)
         xtr, ytr = np.concatenate([xtr, z["crops"]]), np.concatenate([ytr, z["labels"]])
-    xva, yva = crops_of(args.data / "val.npz", args.val, args.seed + 1, args.workers, args.crop_set)
+    xva, yva = crops_of(args.data / "val.npz", args.val, args.seed + 1, args.workers, args.crop_set, args.crop)
+    if xtr.shape[1:] != xva.shape[1:]:
+        raise SystemExit(f"training crops are {xtr.shape[1]} px and validation crops {xva.shape[1]} px: "
+                         f"render both at one size (--crop), in separate --data folders")
     history = train_classifier(Path("."), args.out, list(CLASS_NAMES), epochs=args.epochs, batch=args.batch,
                                seed=args.seed, minutes=args.minutes, threads=args.threads,
                                init=args.init if args.init and args.init.exists() else None, lr=args.lr,
-                               width=args.width, crops=(xtr, ytr, xva, yva))
+                               width=args.width, crops=(xtr, ytr, xva, yva), crop=int(xtr.shape[1]))
     report = {"val_accuracy": accuracy_of_onnx(args.out, xva, yva), "val_crops": float(len(xva)),
               "train_crops": float(len(xtr)), **history}
     if args.baseline and args.baseline.exists():

@@ -23,6 +23,15 @@ from vision.tablefile import CARD_H_MM, CARD_W_MM, Table
 LOW = 0.4  # raster pixels per table mm
 CARD_AREA_PX = CARD_W_MM * CARD_H_MM * LOW * LOW
 COLOUR_MOTION = 30  # a change of this much in any colour channel between frames is motion (see `update`)
+DETACHED_MAX_FRAMES = 45
+"""A hand cut off from its seat's edge (`ForegroundModel._detached_hands`) is followed this many frames at most."""
+DETACHED_MOVING = 0.15
+"""... while at least this share of its blob moves, or ..."""
+DETACHED_SAME = 0.6
+"""... this share of it lies where the hand was the frame before, on the draw pile (a palm at rest on it)."""
+DETACHED_STUB = 0.6
+"""A seat's hand reaching less than this share of its reach the frame before is a stub of the arm, its hand cut
+off from it."""
 
 
 @dataclass
@@ -77,6 +86,8 @@ class ForegroundModel:
         self.still = np.zeros((self.raster.h, self.raster.w), np.uint8)
         self._k3, self._k5 = np.ones((3, 3), np.uint8), np.ones((5, 5), np.uint8)
         self._hand_mask: np.ndarray | None = None
+        self.draw_mask = self.raster.zone_mask("draw")
+        self.detached: dict[int, int] = {}  # seat -> frames its hand has been followed cut off from the edge
         self.reaches: dict[int, list[tuple[float, float]]] = {}  # seat -> (t, reach) over the last 0.6 s
         self.absorbed = np.zeros((self.raster.h, self.raster.w), bool)
         self.bg_f = np.zeros((self.raster.h, self.raster.w, 3), np.float32)
@@ -111,7 +122,9 @@ class ForegroundModel:
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._k5)
         self.fg = fg > 0
         self._hand_mask = None
+        before = self.hands
         self._components(fg)
+        self._detached_hands(before)
         for hnd in self.hands:
             self.reaches.setdefault(hnd.seat, []).append((t, hnd.reach))
         for seat in list(self.reaches):
@@ -154,6 +167,53 @@ class ForegroundModel:
                 mask = np.zeros((h, w), bool)
                 mask[y:y + bh, x:x + bw] = labels[y:y + bh, x:x + bw] == i
                 self.blobs.append(Blob(mask, np.array(cents[i]) / LOW, float(area), bbox))
+
+    def _detached_hands(self, before: list[Hand]) -> None:
+        """A seat's hand cut off from the table's edge is followed as that seat's hand.
+
+        Why: a sleeve the colour of the table leaves the hand at its end a loose blob, taken for a card let go,
+        and the hand is lost mid-reach (a draw never seen to reach the pile). So where a seat's hand was the frame
+        before and is gone now, or only a stub of its arm is left (reaching less than `DETACHED_STUB` of what it
+        did), a loose blob where that hand was, moving (or lying still on the draw pile: a palm at rest on it),
+        is taken into the seat's hand. Never a blob centred on the discard pile, which may be the card just laid;
+        followed `DETACHED_MAX_FRAMES` at most."""
+        followed: dict[int, int] = {}
+        for seat in sorted({h.seat for h in before}):
+            if self.detached.get(seat, 0) >= DETACHED_MAX_FRAMES:
+                continue
+            prev = [h for h in before if h.seat == seat]
+            now = [h for h in self.hands if h.seat == seat]
+            prev_reach = max(h.reach for h in prev)
+            if now and max(h.reach for h in now) >= DETACHED_STUB * prev_reach:
+                continue
+            near = np.zeros_like(prev[0].mask)
+            for h in prev:
+                near |= h.mask
+            near = cv2.dilate(near.astype(np.uint8), self._k5) > 0
+            taken: list[Blob] = []
+            for b in self.blobs:
+                area = max(float(b.mask.sum()), 1.0)
+                where = float((b.mask & near).sum()) / area
+                if where < 0.3 or self.table.discard.contains(b.centroid):
+                    continue  # (a blob centred on the discard pile is the discard tracker's: maybe a card laid)
+                moving = float((b.mask & self.motion).sum()) / area
+                if moving >= DETACHED_MOVING or (where >= DETACHED_SAME and (b.mask & self.draw_mask).any()):
+                    taken.append(b)
+            if not taken:
+                continue
+            mask = np.zeros_like(near)
+            for part in [*taken, *now]:
+                mask |= part.mask
+            ys, xs = np.nonzero(mask)
+            edge = self.edge_points[seat]
+            d = np.hypot(xs / LOW - edge[0], ys / LOW - edge[1])
+            j = int(np.argmax(d))
+            bbox = (xs.min() / LOW, ys.min() / LOW, (xs.max() + 1) / LOW, (ys.max() + 1) / LOW)
+            self.blobs = [o for o in self.blobs if all(o is not b for b in taken)]
+            self.hands = [h for h in self.hands if h.seat != seat]
+            self.hands.append(Hand(seat, mask, np.array([xs[j], ys[j]]) / LOW, float(d[j]), bbox))
+            followed[seat] = self.detached.get(seat, 0) + 1
+        self.detached = followed
 
     def hold_mask(self, mask: np.ndarray) -> None:
         """Keep `mask` in the foreground until `absorb` is called (a candidate being read)."""

@@ -37,3 +37,16 @@ def test_the_change_is_the_union_of_the_cards_grown_on_the_motion_raster() -> No
     assert not m[int(60 * LOW), int(300 * LOW)]
     union_mm2 = 2 * 57 * 88 - (57 - 30) * (88 - 30)
     assert union_mm2 < m.sum() / LOW**2 < 1.4 * union_mm2  # the two overlapping cards, grown a few mm
+
+
+def test_crops_can_be_cut_larger_for_a_model_that_reads_finer_and_show_the_same_view() -> None:
+    """`crop`: the side a lower-card model reads (its JSON says which); the same table at twice the side is the same
+    picture, sharper, so a 96-pixel model scored on it (resized) sees what it would have seen."""
+    import cv2
+
+    small, codes = table_samples(5, n=3)
+    big, codes2 = table_samples(5, n=3, crop=2 * CROP)
+    assert codes == codes2 and all(c.shape == (2 * CROP, 2 * CROP, 3) for c in big)
+    for s, b in zip(small, big, strict=True):
+        down = cv2.resize(b, (CROP, CROP), interpolation=cv2.INTER_AREA).astype(int)
+        assert float(np.abs(down - s.astype(int)).mean()) < 6.0

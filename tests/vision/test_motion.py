@@ -98,3 +98,57 @@ def _grey(bgr: np.ndarray) -> int:
     import cv2
 
     return int(cv2.cvtColor(bgr.reshape(1, 1, 3), cv2.COLOR_BGR2GRAY)[0, 0])
+
+
+def _left_hand_frames(empty: np.ndarray, steps: int) -> list[np.ndarray]:
+    """A hand from the left edge sliding towards the draw pile, its sleeve the table's own colour (unseen)."""
+    frames = []
+    for k in range(steps):
+        frame = empty.copy()
+        x = min(25 * k, 330)
+        frame[250:300, x:x + 50] = (120, 150, 210)  # the hand; the sleeve behind it shows nothing
+        frames.append(frame)
+    return frames
+
+
+def test_a_hand_cut_off_from_its_edge_by_an_unseen_sleeve_stays_its_seats_hand() -> None:
+    """A sleeve the colour of the table leaves the hand at its end a loose blob. It was taken for a card let go,
+    and the hand was lost mid-reach (a draw never seen to reach the pile); it is now followed as the seat's hand,
+    also while it rests on the draw pile."""
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    empty = np.full((int(table.height), int(table.width), 3), 90, np.uint8)
+    model.update(empty, 0.0)
+    frames = _left_hand_frames(empty, 20)  # 14 frames to reach x = 330, then 6 at rest there
+    model.update(frames[0], 0.1)
+    assert len(model.hands) == 1
+    seat = model.hands[0].seat
+    for k, frame in enumerate(frames[1:], start=2):
+        model.update(frame, 0.1 * k)
+        assert [h.seat for h in model.hands] == [seat] and not model.blobs, f"frame {k}"
+    assert model.draw_mask[int(275 * LOW), int(370 * LOW)]  # it rests on the draw pile
+    assert 370 <= model.hands[0].tip[0] <= 385  # the tip: the hand's far end
+
+
+def test_a_card_left_on_the_discard_pile_is_never_taken_for_the_hand_that_laid_it() -> None:
+    """The hand that laid a card leaves at once; the card, a loose blob where the hand was, moving on that frame,
+    lies on the discard pile: it stays a candidate for the discard tracker."""
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    empty = np.full((int(table.height), int(table.width), 3), 90, np.uint8)
+    model.update(empty, 0.0)
+    card = (30, 200, 230)
+    for k in range(6):
+        frame = empty.copy()
+        x = 700 - 15 * k
+        frame[240:330, x:x + 60] = card  # the card in the hand ...
+        frame[270:300, x + 60:1000] = (60, 160, 60)  # ... and the arm from the right edge
+        model.update(frame, 0.1 * (k + 1))
+    assert len(model.hands) == 1
+    frame = empty.copy()
+    frame[240:330, 625:685] = card  # the hand gone, the card where it let go
+    model.update(frame, 0.7)
+    assert not model.hands and len(model.blobs) == 1
+    assert table.discard.contains(model.blobs[0].centroid)

@@ -68,23 +68,27 @@ def test_a_zone_of_backs_only_costs_one_read() -> None:
 def _named_right(table_samples: object, tables: int, models: list[object]) -> tuple[list[float], int]:
     """Each model's share of crops named right on `tables` fresh tables of a crop set (seed 9, never used in
     training), and the number of crops."""
+    import cv2
     import numpy as np
 
     from vision.classifier import OnnxClassifier, to_blob
 
+    classifiers = [OnnxClassifier(m) for m in models]  # type: ignore[arg-type]
+    side = max(c.size for c in classifiers)  # cut at the largest side; each model sees its own, as at run time
     crops, codes = [], []
     for k in range(tables):
-        c, n = table_samples(9 * 100_003 + k)  # type: ignore[operator]
+        c, n = table_samples(9 * 100_003 + k, crop=side)  # type: ignore[operator]
         crops += c
         codes += n
     x = np.stack(crops)
 
-    def right(path: object) -> float:
-        clf = OnnxClassifier(path)  # type: ignore[arg-type]
-        logits = clf.session.run(None, {clf.input_name: to_blob(x)})[0]
+    def right(clf: OnnxClassifier) -> float:
+        xs = x if clf.size == side else np.stack([cv2.resize(c, (clf.size, clf.size), interpolation=cv2.INTER_AREA)
+                                                  for c in x])
+        logits = clf.session.run(None, {clf.input_name: to_blob(xs)})[0]
         return float(np.mean([clf.names[k] == c for k, c in zip(logits.argmax(1), codes, strict=True)]))
 
-    return [right(m) for m in models], len(codes)
+    return [right(c) for c in classifiers], len(codes)
 
 
 def test_the_shipped_lower_card_model_names_fresh_pairs_lower_cards_better_than_the_crop_classifier() -> None:
