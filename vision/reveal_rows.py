@@ -191,6 +191,34 @@ def renamed(seen: list[Seen], zone: Zone, name: Namer) -> list[Seen]:
     return out
 
 
+def dark_faces(seen: list[Seen], table: Table, zone: Zone, name: Namer) -> list[Seen]:
+    """`seen` with the "card backs" among a revealed hand's rows named again by `name`: a Wild or Wild Draw Four
+    half hidden in a row shows a strip of black with a red curve, which the detector takes for a card back, and
+    the hand was read a card short (a `count_mismatch` flag). Only a back whose middle lies within the extent of
+    the zone's faces, once there are enough of them to make a row, is asked; a held fan of backs lies apart."""
+    faces = [s for s in seen if s.code != "back" and zone.contains(s.centre)]
+    if len(faces) < MIN_ROW:
+        return seen
+    frame = SeatFrame.of(table, zone)
+    boxes = [frame.to_seat(s.box_mm) for s in faces]
+    u0, u1 = min(b[0] for b in boxes), max(b[1] for b in boxes)
+    v0, v1 = min(b[2] for b in boxes), max(b[3] for b in boxes)
+
+    def among(s: Seen) -> bool:
+        b = frame.to_seat(s.box_mm)
+        u, v = (b[0] + b[1]) / 2, (b[2] + b[3]) / 2
+        return u0 <= u <= u1 and v0 <= v <= v1
+
+    idx = [i for i, s in enumerate(seen) if s.code == "back" and zone.contains(s.centre) and among(s)]
+    if not idx:
+        return seen
+    out = list(seen)
+    for i, (code, conf) in zip(idx, name([seen[i].box_mm for i in idx]), strict=True):
+        if code != "back":
+            out[i] = Seen(code, seen[i].box_mm, conf, seen[i].presence)
+    return out
+
+
 def owned(seen: list[Seen], zone: Zone, others: list[Zone]) -> list[Seen]:
     """`seen` without the faces that lie where this seat zone overlaps another and nearer the other's middle: seat
     zones meet at the table's corners, and the end of one seat's revealed row must not count in its neighbour's
@@ -236,4 +264,5 @@ class RowReader:
 
         if getattr(self.namer, "reveal", None) is not None:
             seen = renamed(seen, self.zone, name)  # the faces read; the strips below are named once, as added
+            seen = dark_faces(seen, self.table, self.zone, name)
         return fill_rows(seen, self.table, self.zone, name)

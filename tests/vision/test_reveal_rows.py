@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.readers import Seen
-from vision.reveal_rows import RowReader, SeatFrame, fill_rows, hidden_in_row, renamed, rows_of
+from vision.reveal_rows import RowReader, SeatFrame, dark_faces, fill_rows, hidden_in_row, renamed, rows_of
 from vision.tablefile import default_table
 
 PITCH = 32.0
@@ -186,3 +186,27 @@ def test_a_seat_reaches_inwards_for_a_third_row_but_not_past_the_table(seats: in
     on_pile, hand = Seen("red-5", (c[0] - 28, c[1] - 44, c[0] + 28, c[1] + 44), 0.9), Seen("red-6", (0, 0, 57, 89), 0.9)
     back = Seen("back", on_pile.box_mm, 0.9)
     assert off_piles([on_pile, hand, back], [table.discard]) == [hand, back]
+
+
+def test_a_wild_read_as_a_card_back_among_a_revealed_row_is_named_again() -> None:
+    """A Wild's strip in a row (black with a red curve) is boxed as a card back; among the row's faces it is named
+    by the revealed-card classifier, while a back lying apart from the row (a held fan) is left alone."""
+    table, zone, seen = _seat0_hand([0, 32, 64, 96, 128], [])
+    frame = SeatFrame.of(table, zone)
+    u_mid = float((zone.polygon.mean(axis=0) - frame.origin) @ frame.u) - 100
+    in_row = Seen("back", frame.to_table(u_mid + 64, u_mid + 96, 30.0, 118.0), 0.8)
+    apart = Seen("back", frame.to_table(u_mid + 260, u_mid + 316, 30.0, 118.0), 0.8)
+    asked: list[tuple[float, float, float, float]] = []
+
+    def name(boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
+        asked.extend(boxes)
+        return [("wild", 0.7)] * len(boxes)
+
+    out = dark_faces([*seen, in_row, apart], table, zone, name)
+    assert asked == [in_row.box_mm]
+    assert [s.code for s in out] == ["red-5"] * len(seen) + ["wild", "back"]
+    assert dark_faces([*seen[:2], in_row], table, zone, name) == [*seen[:2], in_row]  # two faces make no row
+    image = np.zeros((540, 960, 3), np.uint8)
+    read = RowReader(_Reader([*seen, in_row]), table, zone, _RevealNamer()).read(image, (0, 0, 10, 10), 1.5, 0.0,
+                                                                                  presence=0.2)
+    assert [s.code for s in read].count("green-2") == len(seen) + 1  # the dark face counts as a card of the hand
