@@ -54,13 +54,10 @@ def crops_of(path: Path, n: int, seed: int, workers: int, crop_set: str = "pairs
 def accuracy_of_onnx(model: Path, x: np.ndarray, y: np.ndarray) -> float:
     """Top-1 accuracy of an exported classifier (onnxruntime, as the runtime runs it) on BGR crops, resized to the
     model's own crop side when it differs (so a 96-pixel model is scored on the same cards as a 192-pixel one)."""
-    import cv2
-
-    from vision.classifier import OnnxClassifier, to_blob
+    from vision.classifier import OnnxClassifier, resized_crops, to_blob
 
     clf = OnnxClassifier(model)
-    if x.shape[1] != clf.size:
-        x = np.stack([cv2.resize(c, (clf.size, clf.size), interpolation=cv2.INTER_AREA) for c in x])
+    x = resized_crops(x, clf.size)
     right = 0
     for i in range(0, len(x), 256):
         logits = clf.session.run(None, {clf.input_name: to_blob(x[i : i + 256])})[0]

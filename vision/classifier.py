@@ -38,6 +38,14 @@ def square_crops(image: np.ndarray, boxes: np.ndarray, size: int = CROP, margin:
     return out
 
 
+def resized_crops(crops: np.ndarray, size: int) -> np.ndarray:
+    """Crops (N, S, S, 3) at another side: a model that reads `size` pixels scored on crops cut at a larger side
+    sees what `square_crops` would have cut for it (area averaging, as it uses when shrinking)."""
+    if crops.shape[1] == size:
+        return crops
+    return np.stack([cv2.resize(c, (size, size), interpolation=cv2.INTER_AREA) for c in crops])
+
+
 def to_blob(crops: np.ndarray) -> np.ndarray:
     """NCHW float32 RGB in [0, 1], the classifier's input."""
     return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0

@@ -160,13 +160,18 @@ class ForegroundModel:
                 on_border = (xs <= 1) | (ys <= 1) | (xs >= w - 2) | (ys >= h - 2)
                 contact = np.array([xs[on_border].mean(), ys[on_border].mean()]) / LOW
                 seat = int(np.argmin(np.linalg.norm(self.edge_points - contact, axis=1)))
-                d = np.hypot(xs / LOW - self.edge_points[seat][0], ys / LOW - self.edge_points[seat][1])
-                j = int(np.argmax(d))
-                self.hands.append(Hand(seat, mask, np.array([xs[j], ys[j]]) / LOW, float(d[j]), bbox))
+                self.hands.append(Hand(seat, mask, *self._tip(seat, xs, ys), bbox))
             elif not touches and area >= self.min_blob_px:
                 mask = np.zeros((h, w), bool)
                 mask[y:y + bh, x:x + bw] = labels[y:y + bh, x:x + bw] == i
                 self.blobs.append(Blob(mask, np.array(cents[i]) / LOW, float(area), bbox))
+
+    def _tip(self, seat: int, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, float]:
+        """(tip in table mm, reach in mm) of a hand whose raster pixels are (xs, ys): its pixel farthest from the
+        seat's edge point."""
+        d = np.hypot(xs / LOW - self.edge_points[seat][0], ys / LOW - self.edge_points[seat][1])
+        j = int(np.argmax(d))
+        return np.array([xs[j], ys[j]]) / LOW, float(d[j])
 
     def _detached_hands(self, before: list[Hand]) -> None:
         """A seat's hand cut off from the table's edge is followed as that seat's hand.
@@ -192,7 +197,7 @@ class ForegroundModel:
             near = cv2.dilate(near.astype(np.uint8), self._k5) > 0
             taken: list[Blob] = []
             for b in self.blobs:
-                area = max(float(b.mask.sum()), 1.0)
+                area = max(b.area, 1.0)
                 where = float((b.mask & near).sum()) / area
                 if where < 0.3 or self.table.discard.contains(b.centroid):
                     continue  # (a blob centred on the discard pile is the discard tracker's: maybe a card laid)
@@ -205,13 +210,10 @@ class ForegroundModel:
             for part in [*taken, *now]:
                 mask |= part.mask
             ys, xs = np.nonzero(mask)
-            edge = self.edge_points[seat]
-            d = np.hypot(xs / LOW - edge[0], ys / LOW - edge[1])
-            j = int(np.argmax(d))
             bbox = (xs.min() / LOW, ys.min() / LOW, (xs.max() + 1) / LOW, (ys.max() + 1) / LOW)
             self.blobs = [o for o in self.blobs if all(o is not b for b in taken)]
             self.hands = [h for h in self.hands if h.seat != seat]
-            self.hands.append(Hand(seat, mask, np.array([xs[j], ys[j]]) / LOW, float(d[j]), bbox))
+            self.hands.append(Hand(seat, mask, *self._tip(seat, xs, ys), bbox))
             followed[seat] = self.detached.get(seat, 0) + 1
         self.detached = followed
 

@@ -14,7 +14,7 @@ table. A seat zone lies along one table edge (`vision.tablefile.default_zones`),
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -178,10 +178,11 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer) -> list[S
     return seen + added
 
 
-def renamed(seen: list[Seen], zone: Zone, name: Namer) -> list[Seen]:
-    """`seen` with the faces in the zone named again by `name` (the revealed-card classifier, which learnt them
-    half hidden in rows); a face it calls a card back keeps its name."""
-    idx = [i for i, s in enumerate(seen) if s.code != "back" and zone.contains(s.centre)]
+def renamed(seen: list[Seen], zone: Zone, name: Namer, also: Sequence[int] = ()) -> list[Seen]:
+    """`seen` with the faces in the zone, and the boxes at indices `also` (`dark_backs`), named again by `name`
+    (the revealed-card classifier, which learnt them half hidden in rows), in one call; a box it calls a card
+    back keeps its name."""
+    idx = sorted({i for i, s in enumerate(seen) if s.code != "back" and zone.contains(s.centre)} | set(also))
     if not idx:
         return seen
     out = list(seen)
@@ -191,14 +192,14 @@ def renamed(seen: list[Seen], zone: Zone, name: Namer) -> list[Seen]:
     return out
 
 
-def dark_faces(seen: list[Seen], table: Table, zone: Zone, name: Namer) -> list[Seen]:
-    """`seen` with the "card backs" among a revealed hand's rows named again by `name`: a Wild or Wild Draw Four
-    half hidden in a row shows a strip of black with a red curve, which the detector takes for a card back, and
-    the hand was read a card short (a `count_mismatch` flag). Only a back whose middle lies within the extent of
-    the zone's faces, once there are enough of them to make a row, is asked; a held fan of backs lies apart."""
+def dark_backs(seen: list[Seen], table: Table, zone: Zone) -> list[int]:
+    """Indices of the "card backs" among a revealed hand's rows, for `renamed` to name again: a Wild or Wild Draw
+    Four half hidden in a row shows a strip of black with a red curve, which the detector takes for a card back,
+    and the hand was read a card short (a `count_mismatch` flag). Only a back whose middle lies within the extent
+    of the zone's faces, once there are enough of them to make a row, counts; a held fan of backs lies apart."""
     faces = [s for s in seen if s.code != "back" and zone.contains(s.centre)]
     if len(faces) < MIN_ROW:
-        return seen
+        return []
     frame = SeatFrame.of(table, zone)
     boxes = [frame.to_seat(s.box_mm) for s in faces]
     u0, u1 = min(b[0] for b in boxes), max(b[1] for b in boxes)
@@ -209,14 +210,7 @@ def dark_faces(seen: list[Seen], table: Table, zone: Zone, name: Namer) -> list[
         u, v = (b[0] + b[1]) / 2, (b[2] + b[3]) / 2
         return u0 <= u <= u1 and v0 <= v <= v1
 
-    idx = [i for i, s in enumerate(seen) if s.code == "back" and zone.contains(s.centre) and among(s)]
-    if not idx:
-        return seen
-    out = list(seen)
-    for i, (code, conf) in zip(idx, name([seen[i].box_mm for i in idx]), strict=True):
-        if code != "back":
-            out[i] = Seen(code, seen[i].box_mm, conf, seen[i].presence)
-    return out
+    return [i for i, s in enumerate(seen) if s.code == "back" and zone.contains(s.centre) and among(s)]
 
 
 def owned(seen: list[Seen], zone: Zone, others: list[Zone]) -> list[Seen]:
@@ -263,6 +257,6 @@ class RowReader:
             return name_revealed(image, region_mm, scale, boxes)  # type: ignore[no-any-return]
 
         if getattr(self.namer, "reveal", None) is not None:
-            seen = renamed(seen, self.zone, name)  # the faces read; the strips below are named once, as added
-            seen = dark_faces(seen, self.table, self.zone, name)
+            # the faces read, and the dark faces taken for backs; the strips below are named once, as added
+            seen = renamed(seen, self.zone, name, also=dark_backs(seen, self.table, self.zone))
         return fill_rows(seen, self.table, self.zone, name)

@@ -68,10 +68,9 @@ def test_a_zone_of_backs_only_costs_one_read() -> None:
 def _named_right(table_samples: object, tables: int, models: list[object]) -> tuple[list[float], int]:
     """Each model's share of crops named right on `tables` fresh tables of a crop set (seed 9, never used in
     training), and the number of crops."""
-    import cv2
     import numpy as np
 
-    from vision.classifier import OnnxClassifier, to_blob
+    from vision.classifier import OnnxClassifier, resized_crops, to_blob
 
     classifiers = [OnnxClassifier(m) for m in models]  # type: ignore[arg-type]
     side = max(c.size for c in classifiers)  # cut at the largest side; each model sees its own, as at run time
@@ -83,9 +82,7 @@ def _named_right(table_samples: object, tables: int, models: list[object]) -> tu
     x = np.stack(crops)
 
     def right(clf: OnnxClassifier) -> float:
-        xs = x if clf.size == side else np.stack([cv2.resize(c, (clf.size, clf.size), interpolation=cv2.INTER_AREA)
-                                                  for c in x])
-        logits = clf.session.run(None, {clf.input_name: to_blob(xs)})[0]
+        logits = clf.session.run(None, {clf.input_name: to_blob(resized_crops(x, clf.size))})[0]
         return float(np.mean([clf.names[k] == c for k, c in zip(logits.argmax(1), codes, strict=True)]))
 
     return [right(c) for c in classifiers], len(codes)

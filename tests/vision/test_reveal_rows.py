@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.readers import Seen
-from vision.reveal_rows import RowReader, SeatFrame, dark_faces, fill_rows, hidden_in_row, renamed, rows_of
+from vision.reveal_rows import RowReader, SeatFrame, dark_backs, fill_rows, hidden_in_row, renamed, rows_of
 from vision.tablefile import default_table
 
 PITCH = 32.0
@@ -200,12 +200,14 @@ def test_a_wild_read_as_a_card_back_among_a_revealed_row_is_named_again() -> Non
 
     def name(boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
         asked.extend(boxes)
-        return [("wild", 0.7)] * len(boxes)
+        return [("wild", 0.7) if b == in_row.box_mm else ("red-5", 0.9) for b in boxes]
 
-    out = dark_faces([*seen, in_row, apart], table, zone, name)
-    assert asked == [in_row.box_mm]
+    hand = [*seen, in_row, apart]
+    assert dark_backs(hand, table, zone) == [len(seen)]
+    out = renamed(hand, zone, name, also=dark_backs(hand, table, zone))
+    assert asked == [s.box_mm for s in seen] + [in_row.box_mm]  # one call: the faces and the dark face, not the fan
     assert [s.code for s in out] == ["red-5"] * len(seen) + ["wild", "back"]
-    assert dark_faces([*seen[:2], in_row], table, zone, name) == [*seen[:2], in_row]  # two faces make no row
+    assert dark_backs([*seen[:2], in_row], table, zone) == []  # two faces make no row
     image = np.zeros((540, 960, 3), np.uint8)
     read = RowReader(_Reader([*seen, in_row]), table, zone, _RevealNamer()).read(image, (0, 0, 10, 10), 1.5, 0.0,
                                                                                   presence=0.2)
