@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.discard import with_own_change
+from vision.discard import LOWER_MIN_CONF, with_own_change
 from vision.motion import LOW
 from vision.readers import Seen
 
@@ -126,7 +126,7 @@ def test_no_lower_card_named_unsurely_by_the_top_cards_name_or_as_an_old_card() 
     cases = {
         "a card back": lambda b: ("back", 0.9),
         "the top card's own name, unsure (the crop still shows the top card)": lambda b: ("yellow-skip", 0.45),
-        "too unsure (a shadow or the nudged pile, no card)": lambda b: ("green-9", 0.2),
+        "too unsure (a shadow or the nudged pile, no card)": lambda b: ("green-9", LOWER_MIN_CONF - 0.05),
     }
     for why, rule in cases.items():
         zc = _zone(_Namer(rule, [TOP, lower]))  # type: ignore[arg-type]
@@ -135,6 +135,8 @@ def test_no_lower_card_named_unsurely_by_the_top_cards_name_or_as_an_old_card() 
         zc = _zone(_Namer(lambda b: ("green-9", 0.8)))  # type: ignore[arg-type]
         zc.known = [Seen("green-9", old_box, 0.9)]  # type: ignore[attr-defined]  # read there before: the old pile
         assert zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE) == [TOP], old_box  # type: ignore[attr-defined]
+    zc = _zone(_Namer(lambda b: ("green-9", LOWER_MIN_CONF + 0.05)))  # type: ignore[arg-type]  # unsure, but sure enough
+    assert [s.code for s in zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE)] == ["green-9", "yellow-skip"]  # type: ignore[attr-defined]
     zc = _zone(_Namer(lambda b: ("green-9", 0.8)))  # type: ignore[arg-type]
     zc.known = [Seen("green-9", (200.0, 180.0, 257.0, 269.0), 0.9)]  # type: ignore[attr-defined]  # elsewhere
     assert [s.code for s in zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE)] == ["green-9", "yellow-skip"]  # type: ignore[attr-defined]
