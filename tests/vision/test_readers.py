@@ -65,12 +65,14 @@ def test_a_zone_of_backs_only_costs_one_read() -> None:
     assert inner.calls == 1
 
 
-def _named_right(table_samples: object, tables: int, models: list[object]) -> tuple[list[float], int]:
+def _named_right(table_samples: object, tables: int, models: list[object],
+                 turns: tuple[int, ...] = (1,)) -> tuple[list[float], int]:
     """Each model's share of crops named right on `tables` fresh tables of a crop set (seed 9, never used in
-    training), and the number of crops."""
+    training), for each of `turns` (model by model): with 4, each crop is named by the mean over its quarter-turns,
+    as the readers name half-hidden cards (`vision.readers.HIDDEN_TURNS`); and the number of crops."""
     import numpy as np
 
-    from vision.classifier import OnnxClassifier, resized_crops, to_blob
+    from vision.classifier import OnnxClassifier, quarter_turns, resized_crops, to_blob
 
     classifiers = [OnnxClassifier(m) for m in models]  # type: ignore[arg-type]
     side = max(c.size for c in classifiers)  # cut at the largest side; each model sees its own, as at run time
@@ -81,11 +83,13 @@ def _named_right(table_samples: object, tables: int, models: list[object]) -> tu
         codes += n
     x = np.stack(crops)
 
-    def right(clf: OnnxClassifier) -> float:
-        logits = clf.session.run(None, {clf.input_name: to_blob(resized_crops(x, clf.size))})[0]
-        return float(np.mean([clf.names[k] == c for k, c in zip(logits.argmax(1), codes, strict=True)]))
+    def right(clf: OnnxClassifier, k: int) -> float:
+        logits = clf.session.run(None, {clf.input_name: to_blob(quarter_turns(resized_crops(x, clf.size), k))})[0]
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        mean = (e / e.sum(axis=1, keepdims=True)).reshape(k, len(codes), -1).mean(axis=0)
+        return float(np.mean([clf.names[i] == c for i, c in zip(mean.argmax(1), codes, strict=True)]))
 
-    return [right(c) for c in classifiers], len(codes)
+    return [right(c, k) for c in classifiers for k in turns], len(codes)
 
 
 def test_the_shipped_lower_card_model_names_fresh_pairs_lower_cards_better_than_the_crop_classifier() -> None:
@@ -109,3 +113,16 @@ def test_the_shipped_revealed_card_model_names_fresh_revealed_hands_better_than_
     (reveal, crop), crops = _named_right(table_samples, 8, [DEFAULT_REVEAL, DEFAULT_CLASSIFIER])
     assert crops >= 60
     assert reveal > crop + 0.05 and reveal >= 0.75, (reveal, crop)
+
+
+def test_the_half_hidden_card_models_name_more_over_quarter_turns_than_on_one_crop() -> None:
+    """Why `vision.readers.HIDDEN_TURNS`: on fresh tables (seed 9) of both crop sets, the mean over a crop's four
+    quarter-turns names more cards right than the crop alone, for the lower-card and the revealed-card model
+    (measured: 63.8% -> 72.5% of 160 lower cards, 85.3% -> 88.8% of 278 revealed cards)."""
+    from datasets.pairs import table_samples as pair_samples
+    from datasets.reveal_crops import table_samples as reveal_samples
+    from vision.detector import DEFAULT_LOWER, DEFAULT_REVEAL
+
+    for samples, tables, model in ((pair_samples, 10, DEFAULT_LOWER), (reveal_samples, 8, DEFAULT_REVEAL)):
+        (one, four), n = _named_right(samples, tables, [model], turns=(1, 4))
+        assert four > one, (model, n, one, four)
