@@ -73,12 +73,18 @@ class OnnxClassifier:
         and its three quarter-turns (`quarter_turns`)."""
         if not len(boxes):
             return np.zeros((0, len(self.names)), np.float32)
-        crops = quarter_turns(square_crops(image, boxes, self.size, self.margin), turns)
-        logits = self.session.run(None, {self.input_name: to_blob(crops)})[0]
+        return self.crop_probabilities(square_crops(image, boxes, self.size, self.margin), turns)
+
+    def crop_probabilities(self, crops: np.ndarray, turns: int = 1) -> np.ndarray:
+        """(N, classes) softmax probabilities for crops already cut at the model's side (N, size, size, 3);
+        with `turns` = 4, the mean over each crop and its three quarter-turns."""
+        logits = self.session.run(None, {self.input_name: to_blob(quarter_turns(crops, turns))})[0]
         logits = logits - logits.max(axis=1, keepdims=True)
         e = np.exp(logits)
         probs = e / e.sum(axis=1, keepdims=True)
-        return probs.reshape(turns, len(boxes), -1).mean(axis=0).astype(np.float32)
+        if turns > 1:
+            probs = probs.reshape(turns, len(crops), -1).mean(axis=0)
+        return probs.astype(np.float32)
 
 
 def quarter_turns(crops: np.ndarray, turns: int) -> np.ndarray:
@@ -91,4 +97,6 @@ def quarter_turns(crops: np.ndarray, turns: int) -> np.ndarray:
     images do not help: they turn a card's glyphs into ones it never showed (42-44% right)."""
     if turns < 1 or turns > 4:
         raise ValueError(f"quarter_turns: turns must be 1 to 4, got {turns}")
+    if turns == 1:
+        return crops  # the common case (every detector box): no copy
     return np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(turns)], axis=0)

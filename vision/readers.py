@@ -150,8 +150,6 @@ class DetectorReader:
         x0, y0 = region_mm[0], region_mm[1]
         px = np.array([[(b[0] - x0) * scale, (b[1] - y0) * scale, (b[2] - x0) * scale, (b[3] - y0) * scale]
                        for b in boxes_mm], np.float32)
-        if turns == 1:  # any classifier (the detector's own, a test's) names a crop; only ours name its turns
-            return classifier.probabilities(crop, px)  # type: ignore[attr-defined, no-any-return]
         return classifier.probabilities(crop, px, turns=turns)  # type: ignore[attr-defined, no-any-return]
 
 

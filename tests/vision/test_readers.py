@@ -72,7 +72,7 @@ def _named_right(table_samples: object, tables: int, models: list[object],
     as the readers name half-hidden cards (`vision.readers.HIDDEN_TURNS`); and the number of crops."""
     import numpy as np
 
-    from vision.classifier import OnnxClassifier, quarter_turns, resized_crops, to_blob
+    from vision.classifier import OnnxClassifier, resized_crops
 
     classifiers = [OnnxClassifier(m) for m in models]  # type: ignore[arg-type]
     side = max(c.size for c in classifiers)  # cut at the largest side; each model sees its own, as at run time
@@ -84,10 +84,8 @@ def _named_right(table_samples: object, tables: int, models: list[object],
     x = np.stack(crops)
 
     def right(clf: OnnxClassifier, k: int) -> float:
-        logits = clf.session.run(None, {clf.input_name: to_blob(quarter_turns(resized_crops(x, clf.size), k))})[0]
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        mean = (e / e.sum(axis=1, keepdims=True)).reshape(k, len(codes), -1).mean(axis=0)
-        return float(np.mean([clf.names[i] == c for i, c in zip(mean.argmax(1), codes, strict=True)]))
+        probs = clf.crop_probabilities(resized_crops(x, clf.size), turns=k)
+        return float(np.mean([clf.names[i] == c for i, c in zip(probs.argmax(1), codes, strict=True)]))
 
     return [right(c, k) for c in classifiers for k in turns], len(codes)
 
