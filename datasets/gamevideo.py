@@ -119,7 +119,9 @@ class GameRenderer:
         drawn: list[tuple[str, np.ndarray]] = []
         for c, a in self.draw_stack:
             drawn.append((BACK, blit_card(canvas, self.bank, BACK, c, a)))
-        pile = [a for a in self.actions if a.kind in ("play", "starter") and a.t <= t]
+        cleared = max((a.t for a in self.actions if a.kind == "clear" and a.t <= t), default=-1.0)
+        pile = [a for a in self.actions if a.kind in ("play", "starter") and cleared < a.t <= t
+                and (a.taken_at is None or t < a.taken_at)]
         for a in pile[-14:]:
             for code, (x, y, ang) in zip(a.cards, a.poses, strict=False):
                 drawn.append((code, blit_card(canvas, self.bank, code, np.array([x, y]), ang)))
@@ -170,7 +172,9 @@ class GameRenderer:
                 continue
             s = a.seat
             body = self.body[s]
-            if a.kind in ("play", "starter", "feint"):
+            if a.kind == "starter":
+                drawn += self._turning(canvas, a, t, hand_mask)
+            elif a.kind in ("play", "feint"):
                 home = self.fan_centre[s] + self.inward[s] * 30
                 dest = np.array(a.poses[-1][:2])
                 if a.kind == "feint":
@@ -229,6 +233,46 @@ class GameRenderer:
                 draw_hand(canvas, body, palm, self.skins[s], hand_mask)
         return drawn
 
+    def _turning(self, canvas: np.ndarray, a: Action, t: float,
+                 hand_mask: np.ndarray | None) -> list[tuple[str, np.ndarray]]:
+        """The dealer turns a starter: the hand reaches the draw pile and lays its top card face up on the discard
+        pile. A starter the ruleset sends back (`Action.takes`) is first lifted off the discard pile and carried
+        into the draw pile, so the pile is empty again before the next card is turned, as at a real table."""
+        s = a.seat
+        home = self.fan_centre[s] + self.inward[s] * 30
+        dest = np.array(a.poses[-1][:2])
+        pile = np.asarray(self.draw_centre, float)
+        pile_angle = float(self.draw_stack[-1][1])
+        legs: list[tuple[np.ndarray, np.ndarray, float, tuple[str, float, float] | None]] = []
+        if a.takes is not None:
+            code, (x, y, ang) = a.takes
+            old = np.array([x, y])
+            legs += [(home, old, REACH, None), (old, pile, REACH, (code, ang, pile_angle))]
+        else:
+            legs.append((home, pile, REACH, None))
+        legs.append((pile, dest, a.t - a.start - REACH * len(legs), (a.cards[0], pile_angle, a.poses[-1][2])))
+        legs.append((dest, dest, 0.05, None))
+        legs.append((dest, home, LEAVE - 0.05, None))
+        t0, k = a.start, 0
+        while k < len(legs) - 1 and t > t0 + legs[k][2]:
+            t0 += legs[k][2]
+            k += 1
+        src, dst, span, card = legs[k]
+        u = _ease(min(max((t - t0) / max(span, 1e-6), 0.0), 1.0))
+        pos = src + (dst - src) * u
+        direction = pos - self.body[s]
+        direction /= max(np.linalg.norm(direction), 1e-6)
+        out = []
+        if card is not None:
+            code, a0, a1 = card
+            angle = a0 + ((a1 - a0 + 180) % 360 - 180) * u
+            out.append((code, blit_card(canvas, self.bank, code, pos, angle, shadow=0.45)))
+            palm = pos - direction * (CARD_H_MM / 2 + 18)
+        else:
+            palm = pos - direction * 30
+        draw_hand(canvas, self.body[s], palm, self.skins[s], hand_mask)
+        return out
+
     # ------------------------------------------------------------------ frames
     def _change_times(self) -> list[float]:
         times = set()
@@ -238,6 +282,8 @@ class GameRenderer:
             times.update({a.t, a.start, a.end})
             if a.hide_at is not None:
                 times.add(a.hide_at)
+            if a.taken_at is not None:
+                times.add(a.taken_at)
         return sorted(times)
 
     def frames(self) -> Iterator[tuple[int, float, np.ndarray, FrameInfo | None]]:

@@ -25,13 +25,17 @@ REVEAL_GAP = 2.5
 (and the camera) can read it: a challenged player shows it for a moment before the penalty is drawn, and at the end
 of a hand each player's cards lie open while the scores are counted. With the one-second gap of other events a
 challenge reveal was picked up 0.45 s after it was laid, while the hand that laid it was still leaving it."""
+RETURN_GAP = 2.3
+"""Seconds from a starter to the next one when the ruleset sends the first back (CH-START: any action or black card;
+MA-START, FA-START: a Wild Draw Four): the dealer reaches the discard pile, carries the card back into the draw pile
+and turns the next (`Action.lead`), which takes three reaches, and starts after the first starter's hand has left."""
 
 
 @dataclass
 class Action:
     """One thing the hands do. `t` is when the card(s) come to rest (play/starter/reveal) or leave the pile (draw)."""
 
-    kind: str  # "play" | "starter" | "draw" | "reveal" | "feint"
+    kind: str  # "play" | "starter" | "draw" | "reveal" | "feint" | "clear" (the discard pile gathered for a deal)
     t: float
     seat: int
     cards: list[str] = field(default_factory=list)
@@ -39,10 +43,13 @@ class Action:
     poses: list[tuple[float, float, float]] = field(default_factory=list)  # (x, y, angle) landing poses
     hide_at: float | None = None  # a challenge reveal is taken back up
     counts_after: list[int] = field(default_factory=list)  # cards held per seat after the event
+    lead: float = REACH  # seconds from the hand setting off to `t`
+    taken_at: float | None = None  # a starter sent back leaves the discard pile then
+    takes: tuple[str, tuple[float, float, float]] | None = None  # a starter carries the one sent back, first
 
     @property
     def start(self) -> float:
-        return self.t - REACH
+        return self.t - self.lead
 
     @property
     def end(self) -> float:
@@ -57,17 +64,20 @@ def retime(events: list[Event], min_gap: float = 1.0, lead: float = 1.0,
     shift = 0.0
     last_visual: float | None = None
     last_gap = min_gap
+    last_type = ""
     prev_t = 0.0
     for ev in events:
         d = event_to_dict(ev)
         t = float(d["t"]) + shift
         if d["type"] in VISUAL:
-            need = lead if last_visual is None else last_visual + last_gap
+            gap = RETURN_GAP if d["type"] == "starter" and last_type == "starter" else last_gap
+            need = lead if last_visual is None else last_visual + gap
             if t < need:
                 shift += need - t
                 t = need
             last_visual = t
             last_gap = reveal_gap if d["type"] == "reveal" else min_gap
+            last_type = d["type"]
         t = max(t, prev_t)
         d["t"] = round(t, 3)
         prev_t = d["t"]
@@ -84,6 +94,7 @@ def plan_actions(log: list[dict[str, Any]], rng: np.random.Generator, discard_ce
     actions: list[Action] = []
     initial: list[int] | None = None
     seats = 0
+    hand_began = False
     for line, d in enumerate(log, start=1):
         ev = parse_event(d, line)
         game.apply(ev)
@@ -92,6 +103,10 @@ def plan_actions(log: list[dict[str, Any]], rng: np.random.Generator, discard_ce
             seats = len(d["players"])
         if d["type"] == "hand_start" and initial is None:
             initial = list(st.counts)
+        if d["type"] == "hand_start":
+            hand_began = True
+            if any(a.kind in ("play", "starter") for a in actions):  # the old pile is gathered for the deal
+                actions.append(Action("clear", float(d["t"]), 0, lead=0.0))
         if d["type"] not in VISUAL:
             continue
         t = float(d["t"])
@@ -110,9 +125,16 @@ def plan_actions(log: list[dict[str, Any]], rng: np.random.Generator, discard_ce
         elif d["type"] == "starter":
             dealer = st.dealer if st.dealer is not None else 0
             base = discard_centre + np.clip(rng.normal(0, 10, 2), -20, 20)
-            actions.append(Action("starter", t, int(dealer), [d["card"]],
-                                  poses=[(float(base[0]), float(base[1]), float(rng.uniform(0, 360)))],
-                                  counts_after=list(st.counts)))
+            starter = Action("starter", t, int(dealer), [d["card"]],
+                             poses=[(float(base[0]), float(base[1]), float(rng.uniform(0, 360)))],
+                             counts_after=list(st.counts), lead=2 * REACH)
+            laid = [a for a in actions if a.kind in ("play", "starter")]
+            if laid and laid[-1].kind == "starter" and not hand_began:  # the last starter goes back first
+                sent_back = laid[-1]
+                sent_back.taken_at = t - 2 * REACH
+                starter.lead, starter.takes = 3 * REACH, (sent_back.cards[0], sent_back.poses[0])
+            hand_began = False
+            actions.append(starter)
         elif d["type"] == "draw":
             actions.append(Action("draw", t, int(d["seat"]), count=int(d.get("count", 1)),
                                   counts_after=list(st.counts)))

@@ -12,6 +12,10 @@ How (see `vision.motion` for hands and candidates):
 - two cards laid together are one candidate and one `play` with both cards (the one lying on top last);
 - a card carried over the pile and taken away again is always part of a hand's blob, so it is never read.
 The seat is the seat of the most recent hand that covered the candidate's place in the second before it appeared.
+
+A pile emptied (a starter the ruleset sends back into the draw pile, CH-START or MA-START's Wild Draw Four; the pile
+gathered for the next deal) is seen against the look of the empty pile, kept from before its first card: the next
+card laid there is a `starter`, not a play (`DiscardTracker.pile_emptied`).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.motion import CARD_AREA_PX, LOW, Blob, ForegroundModel
+from vision.motion import CARD_AREA_PX, LOW, Blob, ForegroundModel, channel_diff
 from vision.readers import CardReader, LowerCardNamer, Seen
 from vision.tablefile import CARD_H_MM, CARD_W_MM, Zone
 
@@ -66,6 +70,13 @@ LOWER_AREA = 1.2
 """With a lower-card classifier, a change this many cards large, read as one card, is looked at for a second
 card (`PAIR_AREA` without one): fanned pairs measured 1.24-1.55, and the classifier's mean probability, not the
 area, tells the single cards of 1.2-1.3 apart."""
+
+EMPTY_TAKEN = 0.25
+"""A card was taken off the pile when at least this share of a card's area changed and now looks like the empty
+pile did (`DiscardTracker.pile_emptied`); a card laid square on the old pile changes nothing outside itself."""
+EMPTY_OLD = 0.1
+"""... and the pile is empty but for what was just laid when less than this share of a card, outside the change,
+still differs from the empty pile (a card of the old pile showing beside the new one shows more)."""
 
 Box = tuple[float, float, float, float]
 
@@ -203,6 +214,7 @@ class ZoneCandidates:
         self.region = (max(0.0, x0 - pad), max(0.0, y0 - pad), min(t.width, x1 + pad), min(t.height, y1 + pad))
         self.current: Candidate | None = None
         self.known: list[Seen] = []  # cards read earlier in this zone, with their boxes
+        self.last_seen: list[Seen] = []  # what the last read found in the region, old cards too
 
     def _blob_here(self) -> Blob | None:
         mine = [b for b in self.model.blobs if self.zone.contains(b.centroid)]
@@ -239,6 +251,7 @@ class ZoneCandidates:
         if c.stable < self.settle:
             return []
         seen = self.reader.read(image, self.region, self.scale, t, presence=self.presence)
+        self.last_seen = seen
         if self.whole_zone:
             new = [s for s in seen if self.reach.contains(s.centre) and (s.code != "back" or not self.faces_only)]
         else:
@@ -358,6 +371,7 @@ class DiscardTracker:
         self.top: tuple[str, ...] = ()
         self.plays = 0
         self.zone_mask = self.cands.zone_mask
+        self.empty_look: np.ndarray | None = None  # the pile's raster while it held nothing (`pile_emptied`)
 
     def step(self, image: np.ndarray, t: float) -> list[dict[str, Any]]:
         for h in self.model.hands:
@@ -366,10 +380,16 @@ class DiscardTracker:
                 self.history.append((t, h.seat, h.mask & self.zone_mask, reach, h.tip))
         while self.history and self.history[0][0] < t - self.history_s - 1.0:
             self.history.popleft()
+        if not self.top and self.plays == 0:
+            self._remember_empty()
         out = []
         for c, cards in self.cands.step(image, t):
+            if self.top and self.pile_emptied(c.mask):
+                self.top = ()  # what is laid next starts the pile again
             if not cards:
                 continue
+            if not self.top and self.plays == 0 and self._old_cards_under(cards):
+                self.empty_look = None  # the pile was not empty when first seen: its empty look is unknown
             seat, conf, t_rest = self._seat(c, t)
             ev: dict[str, Any] = {"t": round(t_rest, 3), "type": "play", "seat": seat, "cards": list(cards),
                                   "source": "vision", "confidence": round(conf, 3), "seen_t": round(t, 3)}
@@ -416,6 +436,50 @@ class DiscardTracker:
     def new_hand(self) -> None:
         """A new hand is dealt: the pile starts empty again (its next card is a starter)."""
         self.top = ()
+
+    def forget_empty_look(self) -> None:
+        """The camera was away (`vision.pipeline.Watcher.gap`): it may have moved, so the empty pile's look no longer
+        holds."""
+        self.empty_look = None
+
+    def _remember_empty(self) -> None:
+        """Keep the pile's look while nothing lies or moves on it and no hand is over it, before its first card."""
+        m = self.model
+        if m.low is None:
+            return
+        zone = self.zone_mask
+        if (m.fg & zone).any() or (m.motion & zone).any() or (m.hand_mask() & zone).any():
+            return
+        if self.empty_look is None:
+            self.empty_look = m.low.copy()
+        else:
+            self.empty_look[zone] = m.low[zone]
+
+    def pile_emptied(self, changed: np.ndarray) -> bool:
+        """Was the pile taken away, so that nothing but what was just laid lies on it? `changed`: the candidate's
+        raster mask, the change against the pile as it was last taken in.
+
+        Why the empty pile's look: a card lifted off the pile leaves the table showing where it lay, a change like
+        any other; what tells it from a card laid is that the changed place now looks as it did before the first
+        card (`EMPTY_TAKEN`), and that no card of the old pile shows outside the change (`EMPTY_OLD`). A card laid
+        on a pile whose cards all hide under it changes nothing outside itself, so it is never taken for a
+        starter. Unknown (False) without the empty look."""
+        m = self.model
+        if self.empty_look is None or m.low is None:
+            return False
+        cards_now = channel_diff(m.low, self.empty_look) > m.fg_threshold
+        cards_now = cv2.morphologyEx(cards_now.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+        cards_now &= self.zone_mask & ~m.hand_mask()
+        grown = cv2.dilate(changed.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        taken = int((changed & ~cards_now & self.zone_mask).sum())
+        old_showing = int((cards_now & ~grown).sum())
+        return taken >= EMPTY_TAKEN * CARD_AREA_PX and old_showing < EMPTY_OLD * CARD_AREA_PX
+
+    def _old_cards_under(self, cards: tuple[str, ...]) -> bool:
+        """The read that decided the pile's first cards also found other faces in the zone: an old pile."""
+        zone = self.cands.zone
+        faces = [s for s in self.cands.last_seen if s.code != "back" and zone.contains(s.centre)]
+        return len(without_twins(faces)) > len(cards)
 
 
 CARD_DIAG_MM = float(np.hypot(CARD_W_MM, CARD_H_MM))

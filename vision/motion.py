@@ -114,10 +114,10 @@ class ForegroundModel:
         # a change of hue is motion too: a sleeve may match the table's brightness, and an arm whose arrival shows
         # no motion is taken into the background as it reaches out (its hand then vanishes mid-draw). Colour
         # noise is larger than brightness noise, hence the higher bar on the channels.
-        hue = cv2.threshold(_channel_diff(low, self.prev_colour), COLOUR_MOTION, 255, cv2.THRESH_BINARY)[1]
+        hue = cv2.threshold(channel_diff(low, self.prev_colour), COLOUR_MOTION, 255, cv2.THRESH_BINARY)[1]
         self.motion = cv2.bitwise_or(motion, hue) > 0
         self.prev, self.prev_colour = grey, low
-        fg = cv2.threshold(_channel_diff(low, self.bg), self.fg_threshold, 1, cv2.THRESH_BINARY)[1]
+        fg = cv2.threshold(channel_diff(low, self.bg), self.fg_threshold, 1, cv2.THRESH_BINARY)[1]
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self._k3)
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._k5)
         self.fg = fg > 0
@@ -253,7 +253,7 @@ class ForegroundModel:
         return int(np.clip(xy[0] * LOW, 0, self.raster.w - 1)), int(np.clip(xy[1] * LOW, 0, self.raster.h - 1))
 
 
-def _channel_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def channel_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per pixel, the largest change over the three colour channels between two BGR images."""
     ch = cv2.split(cv2.absdiff(a, b))
     return cv2.max(cv2.max(ch[0], ch[1]), ch[2])

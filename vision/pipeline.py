@@ -80,6 +80,7 @@ class Watcher:
         """A camera gap: reported as a warning; the trackers restart so nothing half-seen is carried across it."""
         self.model.bg = None
         self.model.prev = None
+        self.discard.forget_empty_look()
         msg = {"warning": "no frames", "from_t": round(gap.start, 3), "to_t": round(gap.end, 3), "reason": gap.reason}
         self.stats.warnings.append(f"gap {gap.start:.2f}-{gap.end:.2f}s: {gap.reason}")
         return msg

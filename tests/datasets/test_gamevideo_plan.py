@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from datasets.gamevideo_plan import LEAVE, REVEAL_GAP, VISUAL, plan_actions, retime
+from datasets.gamevideo_plan import LEAVE, REACH, RETURN_GAP, REVEAL_GAP, VISUAL, plan_actions, retime
 from tracker.simulate import SimConfig, simulate_match
 
 
@@ -29,3 +29,38 @@ def test_a_challenge_reveal_stays_in_view_well_after_the_hand_has_left() -> None
         shown += [a.hide_at - a.t for a in actions if a.kind == "reveal" and a.hide_at is not None]
     assert shown, "no challenge in 40 games"
     assert min(shown) >= LEAVE + 1.0
+
+
+SENT_BACK = [
+    {"t": 0.0, "type": "match_start", "ruleset": "chempiunat", "players": ["A", "B", "C", "D"]},
+    {"t": 0.2, "type": "hand_start", "dealer": 2},
+    {"t": 1.0, "type": "starter", "card": "yellow-skip"},
+    {"t": 2.0, "type": "starter", "card": "yellow-2"},
+    {"t": 3.0, "type": "play", "seat": 3, "cards": ["yellow-7"]},
+]
+
+
+def test_a_starter_sent_back_leaves_the_pile_before_the_next_is_turned() -> None:
+    """CH-START (and MA-START's Wild Draw Four): the dealer carries the first starter back into the draw pile, then
+    turns the next; the pile is empty in between, as at a real table, so the camera can tell a re-turn from a play."""
+    from tracker.log import parse_event
+
+    log = retime([parse_event(d, i + 1) for i, d in enumerate(SENT_BACK)])
+    first, second = (d for d in log if d["type"] == "starter")
+    assert second["t"] - first["t"] >= RETURN_GAP - 1e-6
+    actions, _, _ = plan_actions(log, np.random.default_rng(0), np.array([600.0, 280.0]))
+    a, b = (x for x in actions if x.kind == "starter")
+    assert a.seat == b.seat == 2  # the dealer turns both
+    assert b.takes is not None and b.takes[0] == "yellow-skip"
+    assert a.taken_at is not None and a.t + LEAVE < b.start < a.taken_at < b.t
+    assert b.t - a.taken_at == 2 * REACH  # carried to the draw pile, then the next card turned
+    assert b.taken_at is None
+
+
+def test_the_pile_is_gathered_before_the_next_deal() -> None:
+    log = retime(simulate_match(SimConfig(ruleset="mattel", players=4, seed=3, max_hands=2)).events)
+    starts = [d["t"] for d in log if d["type"] == "hand_start"]
+    assert len(starts) == 2
+    actions, _, _ = plan_actions(log, np.random.default_rng(0), np.array([600.0, 280.0]))
+    clears = [a.t for a in actions if a.kind == "clear"]
+    assert clears == [starts[1]]  # the first deal finds the pile empty already

@@ -149,3 +149,33 @@ def test_merge_passes_on_a_named_swap_target() -> None:
     assert "target" not in [e for e in merge_with_truth(truth, other) if e["type"] == "play"][0]
     late = [dict(seen[1], t=2.8)]
     assert "target" not in [e for e in merge_with_truth(truth, late) if e["type"] == "play"][0]
+
+
+def _starter_script(ruleset: str, first: str) -> list[dict[str, Any]]:
+    return [
+        {"t": 0.0, "type": "match_start", "ruleset": ruleset, "players": ["A", "B", "C", "D"]},
+        {"t": 0.2, "type": "hand_start", "dealer": 1},
+        {"t": 1.0, "type": "starter", "card": first},
+        {"t": 2.0, "type": "starter", "card": "green-4"},
+        {"t": 3.0, "type": "play", "seat": 2, "cards": ["green-7"]},
+        {"t": 4.0, "type": "play", "seat": 3, "cards": ["green-1"]},
+    ]
+
+
+@pytest.mark.parametrize(("ruleset", "first"), [("chempiunat", "red-reverse"), ("mattel", "wild-draw4")])
+def test_a_starter_sent_back_then_turned_again_is_two_starters(ruleset: str, first: str) -> None:
+    """CH-START, MA-START: the dealer lifts the starter off the pile, puts it back into the draw pile and turns the
+    next. The next card lies on an emptied pile, so it is a starter, not the dealer's play on the first (which the
+    engine would flag as `bad_starter`)."""
+    g = GameRenderer(_starter_script(ruleset, first), seed=4, collect=True, feint_rate=0.0)
+    infos: dict[int, Any] = {}
+    w = Watcher(g.table, OracleReader(infos, g.fps))
+    events: list[dict[str, Any]] = []
+    for k, t, frame, info in g.frames():
+        infos[k] = info
+        infos.pop(k - 3, None)
+        events += w.process(Frame(k, t, frame))
+    laid = [(e["type"], e.get("card") or e["cards"]) for e in events if e["type"] in ("starter", "play")]
+    assert laid == [("starter", first), ("starter", "green-4"), ("play", ["green-7"]), ("play", ["green-1"])]
+    assert [e["seat"] for e in events if e["type"] == "play"] == [2, 3]
+    assert not [e for e in events if e["type"] == "draw"]  # the dealer's trips to the draw pile are no draws
