@@ -80,13 +80,14 @@ def score_game(visual: list[dict[str, Any]], events: list[dict[str, Any]], windo
 
 def _with_spoken_target(e: dict[str, Any], true_plays: list[dict[str, Any]]) -> dict[str, Any]:
     """A seen play with the swap target of the true play it matches (same cards, |dt| <= 0.5 s, the seat where
-    one was seen): under 7-0 the player *names* whose hand to swap with, which no camera sees and EVENTS.md
-    carries only inside the `play`, so the merge passes it on as it passes a named colour."""
+    both name one): under 7-0 the player *names* whose hand to swap with, which no camera sees and EVENTS.md
+    carries only inside the `play`, so the merge passes it on as it passes a named colour. A true play logged
+    with `seat: null` (a jump-in the engine places) says nothing against the seat the camera saw."""
     if e["type"] != "play":
         return e
     for d in true_plays:
         if ("target" in d and abs(float(d["t"]) - float(e["t"])) <= 0.5 and _same_cards(d["cards"], e["cards"])
-                and e.get("seat") in (None, d.get("seat"))):
+                and (d.get("seat") is None or e.get("seat") in (None, d["seat"]))):
             return {**e, "target": d["target"]}
     return e
 

@@ -149,6 +149,11 @@ def test_merge_passes_on_a_named_swap_target() -> None:
     assert "target" not in [e for e in merge_with_truth(truth, other) if e["type"] == "play"][0]
     late = [dict(seen[1], t=2.8)]
     assert "target" not in [e for e in merge_with_truth(truth, late) if e["type"] == "play"][0]
+    elsewhere = [dict(seen[1], seat=2)]  # seen at another seat than the true play's
+    assert "target" not in [e for e in merge_with_truth(truth, elsewhere) if e["type"] == "play"][0]
+    # a true play logged with seat null (the engine places a jump-in) matches the seat the camera saw
+    unplaced = [dict(e, seat=None) if e["type"] == "play" else e for e in truth]
+    assert [e for e in merge_with_truth(unplaced, seen) if e["type"] == "play"][0]["target"] == 3
 
 
 def _starter_script(ruleset: str, first: str) -> list[dict[str, Any]]:
