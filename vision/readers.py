@@ -129,6 +129,15 @@ class DetectorReader:
         probs = self._probabilities(classifier, image, region_mm, scale, boxes_mm, turns)
         return [(classifier.names[int(p.argmax())], float(p.max())) for p in probs]
 
+    def classify_boxes(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
+                       boxes_mm: list[tuple[float, float, float, float]]) -> tuple[tuple[str, ...], np.ndarray] | None:
+        """The crop classifier's class names and probabilities (one row per box, table mm) on the rectified crop
+        `read` sees, as the detector asks it; None without a crop classifier."""
+        classifier = getattr(self.detector, "classifier", None)
+        if classifier is None or not boxes_mm:
+            return None
+        return classifier.names, self._probabilities(classifier, image, region_mm, scale, boxes_mm)
+
     def name_lower(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
                    boxes_mm: list[tuple[float, float, float, float]]) -> tuple[str, float] | None:
         """The lower-card classifier's name (the crop classifier's where none is shipped) for the card all the
