@@ -181,3 +181,56 @@ def test_a_card_boxed_twice_is_one_card_but_an_identical_pairs_strip_is_a_second
     strip = Seen("wild", (560.0, 225.0, 594.0, 324.0), 0.4)  # a second Wild fanned out beside it
     other = Seen("red-1", (596.0, 267.0, 645.0, 322.0), 0.45)  # another card's name there: not a twin
     assert without_twins([strip, wild, other]) == [strip, wild, other]
+
+
+# -- a single card named on the detector's box and on the box of its change (`_named_on_change`) --
+
+
+class _Classifier(_Reader):
+    """A reader whose crop classifier answers per box: the detector's box (a strip of the card below inside)
+    leans to the card below's colour, the change's box to the card laid."""
+
+    def __init__(self, rows: list[dict[str, float]]) -> None:
+        super().__init__([])
+        self.rows, self.asked = rows, []  # type: ignore[var-annotated]
+
+    def classify_boxes(self, image: object, region: object, scale: float,
+                       boxes: list[tuple[float, ...]]) -> tuple[tuple[str, ...], np.ndarray]:
+        self.asked.append(boxes)
+        names = ("back", "blue-2", "red-2", "green-2")
+        return names, np.array([[r.get(n, 0.0) for n in names] for r in self.rows[:len(boxes)]], np.float32)
+
+
+def _blob(box_mm: tuple[float, float, float, float]) -> object:
+    from vision.motion import Blob
+
+    mask = _changed((300, 300), box_mm)
+    return Blob(mask, np.array([(box_mm[0] + box_mm[2]) / 2, (box_mm[1] + box_mm[3]) / 2]), float(mask.sum()),
+                box_mm)
+
+
+LAID = Seen("red-2", (100.0, 90.0, 210.0, 190.0), 0.45, 0.92)  # the detector's box takes in the card below
+
+
+def test_a_card_is_renamed_when_its_change_names_it_more_surely_than_its_box() -> None:
+    """Seen on a held-out game and on two tuning games: a blue card laid half over a red card of the same value
+    read as the red one on every frame (0.49 against 0.46); the change's box names it 0.87 blue."""
+    reader = _Classifier([{"red-2": 0.49, "blue-2": 0.46}, {"blue-2": 0.87, "red-2": 0.06}])
+    zc = _zone(reader)
+    change = (104.0, 92.0, 200.0, 172.0)
+    named = zc._named_on_change(np.zeros(1), LAID, _blob(change))  # type: ignore[attr-defined]
+    assert named.code == "blue-2" and named.box_mm == LAID.box_mm
+    assert abs(named.confidence - 0.92 * (0.46 + 0.87) / 2) < 1e-5  # presence times the mean
+    assert reader.asked == [[LAID.box_mm, change]]
+
+
+def test_a_card_keeps_its_name_when_the_two_boxes_agree_or_the_change_is_not_its_own() -> None:
+    agree = _Classifier([{"red-2": 0.49, "blue-2": 0.46}, {"red-2": 0.7, "blue-2": 0.2}])
+    assert _zone(agree)._named_on_change(np.zeros(1), LAID, _blob((104.0, 92.0, 200.0, 172.0))) is LAID  # type: ignore[attr-defined]
+    # a change that is mostly elsewhere (a nudged pile, a shadow) is not this card's: not asked at all
+    elsewhere = _Classifier([{"red-2": 0.49}, {"blue-2": 0.99}])
+    far = _blob((180.0, 150.0, 290.0, 290.0))
+    assert _zone(elsewhere)._named_on_change(np.zeros(1), LAID, far) is LAID  # type: ignore[attr-defined]
+    assert elsewhere.asked == []
+    # a reader without a crop classifier (the renderer's oracle in tests) leaves the detector's name
+    assert _zone(_Reader([]))._named_on_change(np.zeros(1), LAID, far) is LAID  # type: ignore[attr-defined]
