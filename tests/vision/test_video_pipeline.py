@@ -184,3 +184,27 @@ def test_a_starter_sent_back_then_turned_again_is_two_starters(ruleset: str, fir
     assert laid == [("starter", first), ("starter", "green-4"), ("play", ["green-7"]), ("play", ["green-1"])]
     assert [e["seat"] for e in events if e["type"] == "play"] == [2, 3]
     assert not [e for e in events if e["type"] == "draw"]  # the dealer's trips to the draw pile are no draws
+
+
+def test_the_next_hand_starts_a_new_pile() -> None:
+    """Two hands: the pile is gathered for the second deal, and the card then turned is the second hand's starter,
+    not a play on the first hand's pile (before this, every hand after the first opened with a play by the dealer,
+    which the engine flags)."""
+    from tracker.log import event_to_dict
+    from tracker.simulate import SimConfig, simulate_match
+
+    log = [event_to_dict(e) for e in simulate_match(SimConfig(ruleset="mattel", players=2, seed=20, max_hands=2)).events]
+    assert sum(d["type"] == "hand_start" for d in log) == 2
+    g = GameRenderer(log, seed=20, collect=True, feint_rate=0.0)
+    infos: dict[int, Any] = {}
+    w = Watcher(g.table, OracleReader(infos, g.fps))
+    events: list[dict[str, Any]] = []
+    for k, t, frame, info in g.frames():
+        infos[k] = info
+        infos.pop(k - 3, None)
+        events += w.process(Frame(k, t, frame))
+    true_starters = [e["card"] for e in g.visual if e["type"] == "starter"]
+    assert len(true_starters) >= 2
+    assert [e["card"] for e in events if e["type"] == "starter"] == true_starters
+    sc = score_game(g.visual, events)
+    assert sc["matched"] == sc["plays"] == sc["pred_plays"]
