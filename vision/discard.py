@@ -470,10 +470,6 @@ class DiscardTracker:
         t_rest = best_t
         return last, 0.5 + 0.5 * share, t_rest
 
-    def new_hand(self) -> None:
-        """A new hand is dealt: the pile starts empty again (its next card is a starter)."""
-        self.top = ()
-
     def forget_empty_look(self) -> None:
         """The camera was away (`vision.pipeline.Watcher.gap`): it may have moved, so the empty pile's look no longer
         holds."""
@@ -514,7 +510,8 @@ class DiscardTracker:
         return taken >= EMPTY_TAKEN * CARD_AREA_PX and old_showing < EMPTY_OLD * CARD_AREA_PX
 
     def _old_cards_under(self, cards: tuple[str, ...]) -> bool:
-        """The read that decided the pile's first cards also found other faces in the zone: an old pile."""
+        """The read that decided the cards laid on a pile thought empty also found other faces in the zone: an old
+        pile lies there."""
         zone = self.cands.zone
         faces = [s for s in self.cands.last_seen if s.code != "back" and zone.contains(s.centre)]
         return len(without_twins(faces)) > len(cards)
