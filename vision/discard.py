@@ -298,9 +298,7 @@ class ZoneCandidates:
         if classify is None:
             return s
         box = blob.bbox_mm
-        inter = s.overlap(Seen(s.code, box, 0.0))
-        union = s.area + (box[2] - box[0]) * (box[3] - box[1]) - inter
-        if inter < CHANGE_BOX_IOU * union:  # the change is not this card's (the pile nudged, a shadow)
+        if s.iou(Seen(s.code, box, 0.0)) < CHANGE_BOX_IOU:  # the change is not this card's (the pile nudged, a shadow)
             return s
         got = classify(image, self.region, self.scale, [s.box_mm, box])
         if got is None:

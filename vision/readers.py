@@ -43,13 +43,17 @@ class Seen:
         iy = max(0.0, min(self.box_mm[3], other.box_mm[3]) - max(self.box_mm[1], other.box_mm[1]))
         return ix * iy
 
+    def iou(self, other: Seen) -> float:
+        """The boxes' intersection over their union."""
+        inter = self.overlap(other)
+        return inter / max(self.area + other.area - inter, 1e-6)
+
     def same_card(self, other: Seen, iou: float = 0.5) -> bool:
         """The two boxes show one card: they overlap by `iou`, or, given the same name, one lies mostly inside
         the other (a box of the visible part beside one of the whole card)."""
-        inter = self.overlap(other)
-        if inter / max(self.area + other.area - inter, 1e-6) > iou:
+        if self.iou(other) > iou:
             return True
-        return self.code == other.code and inter >= 0.6 * min(self.area, other.area)
+        return self.code == other.code and self.overlap(other) >= 0.6 * min(self.area, other.area)
 
 
 HIDDEN_TURNS = 4

@@ -29,8 +29,8 @@ SCRIPT: list[dict[str, Any]] = [
 ]
 
 
-def _run(seed: int) -> tuple[GameRenderer, list[dict[str, Any]], Watcher]:
-    g = GameRenderer(SCRIPT, seed=seed, collect=True, feint_rate=1.0)
+def _watch(g: GameRenderer) -> tuple[list[dict[str, Any]], Watcher]:
+    """The events a watcher gives on `g`'s frames, with the oracle reader answering from each frame's truth."""
     infos: dict[int, Any] = {}
     w = Watcher(g.table, OracleReader(infos, g.fps))
     events: list[dict[str, Any]] = []
@@ -38,6 +38,12 @@ def _run(seed: int) -> tuple[GameRenderer, list[dict[str, Any]], Watcher]:
         infos[k] = info
         infos.pop(k - 3, None)
         events += w.process(Frame(k, t, frame))
+    return events, w
+
+
+def _run(seed: int) -> tuple[GameRenderer, list[dict[str, Any]], Watcher]:
+    g = GameRenderer(SCRIPT, seed=seed, collect=True, feint_rate=1.0)
+    events, w = _watch(g)
     return g, events, w
 
 
@@ -119,14 +125,8 @@ def test_a_draw_whose_way_back_crosses_the_discard_pile() -> None:
     """The seat on the discard pile's side reaches over the discard pile to the draw pile and comes back over it
     again: that is still a draw (it was lost as 'a pass towards the discard pile' before)."""
     g = GameRenderer(CROSSING, seed=5, collect=True)
-    infos: dict[int, Any] = {}
-    w = Watcher(g.table, OracleReader(infos, g.fps))
+    events, w = _watch(g)
     assert 3 in w.draws.crossing and 1 not in w.draws.crossing
-    events: list[dict[str, Any]] = []
-    for k, t, frame, info in g.frames():
-        infos[k] = info
-        infos.pop(k - 3, None)
-        events += w.process(Frame(k, t, frame))
     draws = [e for e in events if e["type"] == "draw"]
     assert [d["seat"] for d in draws] == [3]
     assert 1 <= draws[0]["count"] <= 2
@@ -173,13 +173,7 @@ def test_a_starter_sent_back_then_turned_again_is_two_starters(ruleset: str, fir
     next. The next card lies on an emptied pile, so it is a starter, not the dealer's play on the first (which the
     engine would flag as `bad_starter`)."""
     g = GameRenderer(_starter_script(ruleset, first), seed=4, collect=True, feint_rate=0.0)
-    infos: dict[int, Any] = {}
-    w = Watcher(g.table, OracleReader(infos, g.fps))
-    events: list[dict[str, Any]] = []
-    for k, t, frame, info in g.frames():
-        infos[k] = info
-        infos.pop(k - 3, None)
-        events += w.process(Frame(k, t, frame))
+    events, _ = _watch(g)
     laid = [(e["type"], e.get("card") or e["cards"]) for e in events if e["type"] in ("starter", "play")]
     assert laid == [("starter", first), ("starter", "green-4"), ("play", ["green-7"]), ("play", ["green-1"])]
     assert [e["seat"] for e in events if e["type"] == "play"] == [2, 3]
@@ -196,13 +190,7 @@ def test_the_next_hand_starts_a_new_pile() -> None:
     log = [event_to_dict(e) for e in simulate_match(SimConfig(ruleset="mattel", players=2, seed=20, max_hands=2)).events]
     assert sum(d["type"] == "hand_start" for d in log) == 2
     g = GameRenderer(log, seed=20, collect=True, feint_rate=0.0)
-    infos: dict[int, Any] = {}
-    w = Watcher(g.table, OracleReader(infos, g.fps))
-    events: list[dict[str, Any]] = []
-    for k, t, frame, info in g.frames():
-        infos[k] = info
-        infos.pop(k - 3, None)
-        events += w.process(Frame(k, t, frame))
+    events, _ = _watch(g)
     true_starters = [e["card"] for e in g.visual if e["type"] == "starter"]
     assert len(true_starters) >= 2
     assert [e["card"] for e in events if e["type"] == "starter"] == true_starters
