@@ -9,6 +9,7 @@ minutes on two CPU cores. Inputs are float32 (1, 16, 96) named `emb`; outputs th
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from pathlib import Path
@@ -27,12 +28,34 @@ SHIPPED_RULE: dict[str, Any] = {"threshold": 0.35, "smooth": 3, "persist": 3}
 """The fused model's firing rule, chosen with the weight."""
 
 
-def build_head(context: int = CONTEXT, hidden: int = 256, layers: int = 2, dropout: float = 0.3) -> Any:
+def build_head(context: int = CONTEXT, hidden: int = 256, layers: int = 2, dropout: float = 0.3,
+               kind: str = "mlp") -> Any:
+    """The head network: (B, context, 96) embeddings to 7 logits.
+
+    kind "mlp": the flattened window through `layers` fully connected layers (openWakeWord's design; it learns
+    where in the window each sound lies). kind "conv": 1-D convolutions along time (kernel 3, dilations 1, 2, 4),
+    then the last 4 positions flattened beside a max over the whole window: a sound is found wherever it lies, and
+    the decision still knows how recently it ended. kind "gru": a GRU over the window, its last state to the
+    classes (it reads the sounds in order, as a word is spoken).
+    """
+    mlp, conv, gru = _head_classes()
+    if kind == "mlp":
+        return mlp(context, hidden, layers, dropout)
+    if kind == "conv":
+        return conv(context, hidden, layers, dropout)
+    if kind == "gru":
+        return gru(hidden, layers, dropout)
+    raise ValueError(f"unknown head kind {kind!r} (mlp, conv or gru)")
+
+
+@functools.cache
+def _head_classes() -> tuple[Any, Any, Any]:
+    """The torch modules, defined on first use: torch is a training dependency, the runtime needs none."""
     import torch
     from torch import nn
 
-    class Head(nn.Module):
-        def __init__(self) -> None:
+    class MlpHead(nn.Module):
+        def __init__(self, context: int, hidden: int, layers: int, dropout: float) -> None:
             super().__init__()
             blocks: list[nn.Module] = [nn.Flatten(), nn.Linear(context * EMB_DIM, hidden), nn.LayerNorm(hidden),
                                        nn.ReLU(), nn.Dropout(dropout)]
@@ -44,7 +67,37 @@ def build_head(context: int = CONTEXT, hidden: int = 256, layers: int = 2, dropo
         def forward(self, x: torch.Tensor) -> torch.Tensor:  # (B, context, 96) -> logits
             return self.net(x)
 
-    return Head()
+    class ConvHead(nn.Module):
+        def __init__(self, context: int, hidden: int, layers: int, dropout: float) -> None:
+            super().__init__()
+            convs: list[nn.Module] = []
+            ch = EMB_DIM
+            for i in range(layers + 1):
+                d = 2 ** min(i, 2)
+                convs += [nn.Conv1d(ch, hidden, 3, padding=d, dilation=d), nn.BatchNorm1d(hidden), nn.ReLU(),
+                          nn.Dropout(dropout)]
+                ch = hidden
+            self.convs = nn.Sequential(*convs)
+            self.tail = min(4, context)
+            self.out = nn.Sequential(nn.Linear(hidden * (self.tail + 1), hidden), nn.ReLU(), nn.Dropout(dropout),
+                                     nn.Linear(hidden, len(CLASSES)))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            h = self.convs(x.transpose(1, 2))  # (B, hidden, T)
+            return self.out(torch.cat([h[:, :, -self.tail:].flatten(1), h.amax(dim=2)], dim=1))
+
+    class GruHead(nn.Module):
+        def __init__(self, hidden: int, layers: int, dropout: float) -> None:
+            super().__init__()
+            self.inp = nn.Sequential(nn.Linear(EMB_DIM, hidden), nn.LayerNorm(hidden), nn.ReLU())
+            self.gru = nn.GRU(hidden, hidden, num_layers=max(1, layers - 1), batch_first=True)
+            self.out = nn.Sequential(nn.Dropout(dropout), nn.Linear(hidden, len(CLASSES)))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            h, _ = self.gru(self.inp(x))
+            return self.out(h[:, -1])
+
+    return MlpHead, ConvHead, GruHead
 
 
 def window_index(lab: np.ndarray, lengths: np.ndarray, context: int = CONTEXT) -> np.ndarray:
@@ -67,11 +120,12 @@ def gather(emb: np.ndarray, idx: np.ndarray, context: int = CONTEXT) -> np.ndarr
 def train_head(train: tuple[np.ndarray, np.ndarray, np.ndarray], val: tuple[np.ndarray, np.ndarray, np.ndarray],
                out_dir: Path, epochs: int = 12, lr: float = 2e-3, batch: int = 256, seed: int = 0,
                threads: int = 2, hidden: int = 256, layers: int = 2, other_weight: float = 1.0,
-               noise: float = 0.0) -> Path:
+               noise: float = 0.0, kind: str = "mlp", context: int = CONTEXT, dropout: float = 0.3) -> Path:
     """Train on (embeddings, labels, lengths); keep the epoch with the lowest validation loss. Returns best.pt.
 
     other_weight: the loss weight of `other` hops (above 1 trades recall for fewer false alarms); noise: the
-    standard deviation of Gaussian noise added to the embeddings while training."""
+    standard deviation of Gaussian noise added to the embeddings while training; kind, context, dropout: the
+    network (`build_head`), saved in the checkpoint's `arch`."""
     import torch
     from torch import nn
     from tqdm import tqdm
@@ -80,12 +134,13 @@ def train_head(train: tuple[np.ndarray, np.ndarray, np.ndarray], val: tuple[np.n
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
     emb, lab, lengths = train
-    idx = window_index(lab, lengths)
+    idx = window_index(lab, lengths, context)
     vemb, vlab, vlen = val
-    vidx = window_index(vlab, vlen)
-    vx = torch.from_numpy(gather(vemb, vidx))
+    vidx = window_index(vlab, vlen, context)
+    vx = torch.from_numpy(gather(vemb, vidx, context))
     vy = torch.from_numpy(vlab[vidx].astype(np.int64))
-    model = build_head(hidden=hidden, layers=layers)
+    arch = {"kind": kind, "hidden": hidden, "layers": layers, "context": context, "dropout": dropout}
+    model = build_head(**arch)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-2)
     steps = epochs * (len(idx) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(1, steps))
@@ -101,7 +156,7 @@ def train_head(train: tuple[np.ndarray, np.ndarray, np.ndarray], val: tuple[np.n
         for b in tqdm(range(len(perm) // batch), desc=f"head epoch {ep + 1}/{epochs}", leave=False,
                       mininterval=10):
             sel = perm[b * batch:(b + 1) * batch]
-            x = torch.from_numpy(gather(emb, sel))
+            x = torch.from_numpy(gather(emb, sel, context))
             if noise:
                 x = x + noise * torch.randn_like(x)
             loss = loss_fn(model(x), torch.from_numpy(lab[sel].astype(np.int64)))
@@ -122,14 +177,19 @@ def train_head(train: tuple[np.ndarray, np.ndarray, np.ndarray], val: tuple[np.n
                "val_keyword_hops_right": vrec, "val_other_hops_wrong": vfa, "seconds": time.time() - t0}
         log.append(row)
         print(json.dumps(row), flush=True)
-        state = {"model": model.state_dict(), "epoch": ep + 1, "arch": {"hidden": hidden, "layers": layers,
-                                                                          "context": CONTEXT}}
+        state = {"model": model.state_dict(), "epoch": ep + 1, "arch": arch}
         torch.save(state, out_dir / "last.pt")
         if vloss < best_loss:
             best_loss = vloss
             torch.save(state, best)
     (out_dir / "log.json").write_text(json.dumps(log, indent=1) + "\n")
     return best
+
+
+def _arch(saved: dict[str, Any]) -> dict[str, Any]:
+    """`build_head`'s arguments from a checkpoint's `arch` (older checkpoints: an MLP over 16 embeddings)."""
+    return {"kind": saved.get("kind", "mlp"), "hidden": saved["hidden"], "layers": saved["layers"],
+            "context": saved.get("context", CONTEXT), "dropout": saved.get("dropout", 0.3)}
 
 
 def export_head(checkpoints: list[Path] | Path, out: Path, rule: dict[str, Any]) -> Path:
@@ -141,7 +201,7 @@ def export_head(checkpoints: list[Path] | Path, out: Path, rule: dict[str, Any])
     members = []
     for ck in cks:
         state = torch.load(ck, map_location="cpu", weights_only=False)
-        m = build_head(hidden=state["arch"]["hidden"], layers=state["arch"]["layers"])
+        m = build_head(**_arch(state["arch"]))
         m.load_state_dict(state["model"])
         m.eval()
         members.append((m, state))
@@ -149,10 +209,13 @@ def export_head(checkpoints: list[Path] | Path, out: Path, rule: dict[str, Any])
     from speech.train import averaged
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(averaged([m for m, _ in members]), torch.zeros(1, CONTEXT, EMB_DIM), str(out), input_names=["emb"],
+    context = _arch(members[0][1]["arch"])["context"]
+    if any(_arch(s["arch"])["context"] != context for _, s in members):
+        raise ValueError("the heads averaged in one file must read the same context")
+    torch.onnx.export(averaged([m for m, _ in members]), torch.zeros(1, context, EMB_DIM), str(out), input_names=["emb"],
                       output_names=["probs"], dynamic_axes={"emb": {0: "batch"}, "probs": {0: "batch"}},
                       opset_version=17, dynamo=False)
-    meta = {"front_end": "speech_embedding", "classes": list(CLASSES), "context": CONTEXT,
+    meta = {"front_end": "speech_embedding", "classes": list(CLASSES), "context": context,
             "members": [{"checkpoint": f"{Path(ck).parent.name}/{Path(ck).name}", "epoch": s["epoch"],
                          "arch": s["arch"]} for ck, (_, s) in zip(cks, members, strict=True)]}
     meta.update(rule)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import numpy as np
 from speech.evaluate import keyword_stream, other_stream, posteriors, score_keywords
 from speech.kws import KeywordDetector, replay_posteriors
 from speech.kwsdata import load_banks
+from speech.vocab import CLASSES
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -79,6 +81,52 @@ def score(rec: dict[str, Any], thresholds: float | np.ndarray, smooth: int, pers
             else None}
 
 
+def class_curves(rec: dict[str, Any], smooth: int, persist: int, grid: Sequence[float]
+                 ) -> dict[int, list[tuple[float, float, int]]]:
+    """For each keyword class alone (the others switched off): (threshold, its recall, its false alarms on the
+    recorded table talk) at every threshold of `grid`. A class's fires hardly depend on the others' thresholds
+    (only through the latch of one utterance), so these curves let `allocate_thresholds` choose them one by one."""
+    t, p, truth = rec["kw"]
+    out: dict[int, list[tuple[float, float, int]]] = {}
+    for c in range(1, len(CLASSES)):
+        mine = [w["cls"] == CLASSES[c] for w in truth]
+        if not any(mine):
+            continue
+        rows = []
+        for th in grid:
+            thr = np.full(len(CLASSES), 2.0)
+            thr[c] = th
+            hits = score_keywords(replay_posteriors(t, p, thr, 0.3, smooth, persist), truth)["hits"]
+            recall = float(np.mean([h for h, m in zip(hits, mine, strict=True) if m]))
+            fa = sum(len(replay_posteriors(tt, pp, thr, 0.3, smooth, persist)) for tt, pp, _ in rec["talk"])
+            rows.append((float(th), recall, fa))
+        out[c] = rows
+    return out
+
+
+def allocate_thresholds(curves: dict[int, list[tuple[float, float, int]]], hours: float, budget: float
+                        ) -> dict[str, float]:
+    """Per-class thresholds that maximise the mean recall over the classes while their false alarms together stay
+    within `budget` per hour (a knapsack over the classes, exact by dynamic programming on the alarm count).
+
+    Why per class: one threshold for all spends the false-alarm budget where it buys least; "green" fires on
+    talk far more than "uno" does at the same posterior, and a short "уно" needs a lower bar to be heard at all."""
+    cap = int(budget * hours + 1e-9)
+    best: dict[int, tuple[float, list[float]]] = {0: (0.0, [])}  # alarms so far -> (summed recall, thresholds)
+    for c in sorted(curves):
+        nxt: dict[int, tuple[float, list[float]]] = {}
+        for fa0, (v0, chosen) in best.items():
+            for th, recall, fa in curves[c]:
+                f = fa0 + fa
+                if f <= cap and (f not in nxt or nxt[f][0] < v0 + recall):
+                    nxt[f] = (v0 + recall, [*chosen, th])
+        best = nxt
+    if not best:
+        raise ValueError(f"no thresholds keep the false alarms within {budget}/h")
+    _, chosen = max(best.values(), key=lambda v: v[0])
+    return {CLASSES[c]: th for c, th in zip(sorted(curves), chosen, strict=True)}
+
+
 def sweep(rec: dict[str, Any], thresholds: tuple[float, ...] = (0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95),
           smooths: tuple[int, ...] = (1, 2, 3, 4), persists: tuple[int, ...] = (1, 2, 3)) -> list[dict[str, Any]]:
     """Every combination of threshold, smoothing and persistence, scored."""
@@ -91,6 +139,29 @@ def sweep(rec: dict[str, Any], thresholds: tuple[float, ...] = (0.6, 0.7, 0.75, 
     return out
 
 
+def per_class_rules(rec: dict[str, Any], budgets: Sequence[float], smooths: Sequence[int] = (2, 3, 4),
+                    persists: Sequence[int] = (2, 3), grid: Sequence[float] = tuple(np.arange(0.15, 0.96, 0.05))
+                    ) -> list[dict[str, Any]]:
+    """For each false-alarm budget, the best rule with per-class thresholds (`allocate_thresholds`) over the
+    smoothing and persistence choices, scored with every class on at once."""
+    hours = sum(h for _, _, h in rec["talk"])
+    found: dict[float, dict[str, Any]] = {}
+    for sm, pe in itertools.product(smooths, persists):
+        curves = class_curves(rec, sm, pe, [round(float(g), 2) for g in grid])
+        for budget in budgets:
+            try:
+                per_class = allocate_thresholds(curves, hours, budget)
+            except ValueError:
+                continue
+            thr = np.array([1.0] + [per_class.get(c, 1.0) for c in CLASSES[1:]])
+            r = score(rec, thr, sm, pe)
+            mean = float(np.mean(list(r["by_kind"].values())))
+            if r["fa_per_hour"] <= budget and (budget not in found or found[budget]["mean_recall"] < mean):
+                found[budget] = {"budget": budget, "class_thresholds": per_class, "smooth": sm, "persist": pe,
+                                 "mean_recall": mean, **r}
+    return [found[b] for b in budgets if b in found]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", type=Path, required=True)
@@ -98,6 +169,8 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=None, help="JSON with every rule's scores")
     ap.add_argument("--thresholds", type=float, nargs="+", default=None)
     ap.add_argument("--cache", type=Path, default=None, help="pickle of the recorded posteriors (reused if present)")
+    ap.add_argument("--budgets", type=float, nargs="+", default=None,
+                    help="false alarms per hour: choose per-class thresholds within each (instead of the sweep)")
     args = ap.parse_args()
     import pickle
 
@@ -107,7 +180,13 @@ def main() -> int:
         rec = record(args.model, args.bank)
         if args.cache:
             args.cache.write_bytes(pickle.dumps(rec))
-    rows = sweep(rec, tuple(args.thresholds)) if args.thresholds else sweep(rec)
+    if args.budgets:
+        rows = per_class_rules(rec, args.budgets)
+        for r in rows:
+            print(json.dumps({k: r[k] for k in ("budget", "class_thresholds", "smooth", "persist", "recall",
+                                                 "fa_per_hour", "by_kind")}), flush=True)
+    else:
+        rows = sweep(rec, tuple(args.thresholds)) if args.thresholds else sweep(rec)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(rows, indent=1) + "\n")

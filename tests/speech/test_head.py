@@ -1,0 +1,89 @@
+"""The keyword head's networks (`speech.head`): every kind learns, exports and runs in the live detector."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from speech.audio import RATE, ArraySource
+from speech.embedding import EMB_DIM
+from speech.vocab import CLASSES
+
+torch = pytest.importorskip("torch")
+
+
+def _planted(n_rec: int, length: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Embeddings of noise in which a 'word' (three hops of a fixed pattern) stands for `uno`; the hops just after
+    it are labelled uno, every other hop other: the head must find the pattern wherever it lies."""
+    rng = np.random.default_rng(seed)
+    pattern = rng.standard_normal((3, EMB_DIM)).astype(np.float32)
+    embs, labs = [], []
+    for _ in range(n_rec):
+        e = rng.standard_normal((length, EMB_DIM)).astype(np.float32) * 0.5
+        lab = np.zeros(length, np.int8)
+        for start in range(20, length - 8, int(rng.integers(18, 30))):
+            e[start:start + 3] += pattern * 1.5
+            lab[start + 2:start + 5] = CLASSES.index("uno")
+        embs.append(e)
+        labs.append(lab)
+    return np.concatenate(embs).astype(np.float16), np.concatenate(labs), np.full(n_rec, length, np.int64)
+
+
+@pytest.mark.parametrize("kind", ["mlp", "conv", "gru"])
+def test_every_kind_gives_one_logit_a_class(kind: str) -> None:
+    from speech.head import build_head
+
+    for context in (8, 16):
+        net = build_head(kind=kind, context=context, hidden=32)
+        assert tuple(net(torch.zeros(3, context, EMB_DIM)).shape) == (3, len(CLASSES))
+
+
+def test_an_unknown_kind_is_named() -> None:
+    from speech.head import build_head
+
+    with pytest.raises(ValueError, match="transformer"):
+        build_head(kind="transformer")
+
+
+@pytest.mark.parametrize("kind,context,epochs", [("conv", 8, 3), ("gru", 12, 6)])
+def test_a_head_learns_a_planted_word_and_runs_live_at_its_context(tmp_path: Path, kind: str, context: int,
+                                                                   epochs: int) -> None:
+    from speech.head import export_head, gather, train_head, window_index
+    from speech.kws import EmbeddingFront, KeywordDetector
+
+    train, val = _planted(30, 200, seed=1), _planted(6, 200, seed=1)
+    best = train_head(train, val, tmp_path / "run", epochs=epochs, threads=1, kind=kind, context=context, hidden=48,
+                      lr=3e-3)
+    saved = torch.load(best, map_location="cpu", weights_only=False)
+    assert saved["arch"]["kind"] == kind and saved["arch"]["context"] == context
+    onnx = export_head(best, tmp_path / "head.onnx", {"threshold": 0.5})
+    card = json.loads(onnx.with_suffix(".json").read_text())
+    assert card["context"] == context and card["members"][0]["arch"]["kind"] == kind
+    # it learnt the word: validation windows ending just after it say uno, the others mostly other
+    from speech.kws import load_session
+
+    emb, lab, lengths = val
+    idx = window_index(lab, lengths, context)
+    probs = load_session(onnx).run(None, {"emb": gather(emb, idx, context)})[0]
+    pred = probs.argmax(1)
+    pos = lab[idx] == CLASSES.index("uno")
+    assert (pred[pos] == CLASSES.index("uno")).mean() > 0.8 and (pred[~pos] == 0).mean() > 0.9
+    # and the live detector reads its context from the card
+    det = KeywordDetector(onnx)
+    front = det.members[0][0]
+    assert isinstance(front, EmbeddingFront) and front.context == context
+    list(det.run(ArraySource(np.zeros(3 * RATE, np.int16)).chunks()))
+    assert det.inferences > 10
+
+
+def test_old_checkpoints_load_as_the_mlp_over_16(tmp_path: Path) -> None:
+    from speech.head import _arch, build_head
+
+    old = {"hidden": 64, "layers": 2, "context": 16}  # a stop-19 checkpoint's arch: no kind, no dropout
+    net = build_head(hidden=64, layers=2)
+    rebuilt = build_head(**_arch(old))
+    rebuilt.load_state_dict(net.state_dict())  # same modules, same names
+    assert _arch(old)["kind"] == "mlp"
