@@ -4,7 +4,7 @@ here on embedded synthetic table recordings (`speech.embed_data`) and exported t
 Why this shape: the front end (`speech.embedding`) already says which sounds were spoken every 80 ms; the head only
 has to find a keyword's sequence of sounds at the end of its window, so a few fully connected layers over the
 flattened window are enough (openWakeWord's design), cost a few hundred thousand multiply-adds a hop, and train in
-minutes on two CPU cores. Inputs are float32 (1, 16, 96) named `emb`; outputs the posteriors of `speech.vocab.CLASSES`.
+minutes on two CPU cores. Inputs are float32 (1, context, 96) named `emb` (16 shipped); outputs the posteriors of `speech.vocab.CLASSES`.
 """
 
 from __future__ import annotations
@@ -39,21 +39,18 @@ def build_head(context: int = CONTEXT, hidden: int = 256, layers: int = 2, dropo
     kind "mlp": the flattened window through `layers` fully connected layers (openWakeWord's design; it learns
     where in the window each sound lies). kind "conv": 1-D convolutions along time (kernel 3, dilations 1, 2, 4),
     then the last 4 positions flattened beside a max over the whole window: a sound is found wherever it lies, and
-    the decision still knows how recently it ended. kind "gru": a GRU over the window, its last state to the
-    classes (it reads the sounds in order, as a word is spoken).
+    the decision still knows how recently it ended (tried in stop 23 and not shipped: see the model card).
     """
-    mlp, conv, gru = _head_classes()
+    mlp, conv = _head_classes()
     if kind == "mlp":
         return mlp(context, hidden, layers, dropout)
     if kind == "conv":
         return conv(context, hidden, layers, dropout)
-    if kind == "gru":
-        return gru(hidden, layers, dropout)
-    raise ValueError(f"unknown head kind {kind!r} (mlp, conv or gru)")
+    raise ValueError(f"unknown head kind {kind!r} (mlp or conv)")
 
 
 @functools.cache
-def _head_classes() -> tuple[Any, Any, Any]:
+def _head_classes() -> tuple[Any, Any]:
     """The torch modules, defined on first use: torch is a training dependency, the runtime needs none."""
     import torch
     from torch import nn
@@ -90,18 +87,7 @@ def _head_classes() -> tuple[Any, Any, Any]:
             h = self.convs(x.transpose(1, 2))  # (B, hidden, T)
             return self.out(torch.cat([h[:, :, -self.tail:].flatten(1), h.amax(dim=2)], dim=1))
 
-    class GruHead(nn.Module):
-        def __init__(self, hidden: int, layers: int, dropout: float) -> None:
-            super().__init__()
-            self.inp = nn.Sequential(nn.Linear(EMB_DIM, hidden), nn.LayerNorm(hidden), nn.ReLU())
-            self.gru = nn.GRU(hidden, hidden, num_layers=max(1, layers - 1), batch_first=True)
-            self.out = nn.Sequential(nn.Dropout(dropout), nn.Linear(hidden, len(CLASSES)))
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            h, _ = self.gru(self.inp(x))
-            return self.out(h[:, -1])
-
-    return MlpHead, ConvHead, GruHead
+    return MlpHead, ConvHead
 
 
 def window_index(lab: np.ndarray, lengths: np.ndarray, context: int = CONTEXT) -> np.ndarray:
