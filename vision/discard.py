@@ -294,22 +294,17 @@ class ZoneCandidates:
         Why: on a pile the detector's box may take in a strip of the card below, and the crop around it then
         shows two faces; a blue 2 laid beside a red 2 read as the red 2 on every frame (0.46 against 0.49). The
         change is the new card alone, so its box is a second, independent framing of the same card."""
-        classify = getattr(self.reader, "classify_boxes", None)
-        if classify is None:
+        name_card = getattr(self.reader, "name_card", None)
+        if name_card is None:
             return s
         box = blob.bbox_mm
         if s.iou(Seen(s.code, box, 0.0)) < CHANGE_BOX_IOU:  # the change is not this card's (the pile nudged, a shadow)
             return s
-        got = classify(image, self.region, self.scale, [s.box_mm, box])
-        if got is None:
-            return s
-        names, probs = got
-        mean = probs.mean(axis=0)
-        k = int(mean.argmax())
-        if names[k] in (s.code, "back"):
+        got = name_card(image, self.region, self.scale, [s.box_mm, box])
+        if got is None or got[0] in (s.code, "back"):
             return s
         presence = s.presence if s.presence is not None else s.confidence
-        return Seen(names[k], s.box_mm, presence * float(mean[k]), s.presence)
+        return Seen(got[0], s.box_mm, presence * got[1], s.presence)
 
     def _second_card(self, image: np.ndarray, t: float, top: Seen, grown: np.ndarray) -> list[Seen]:
         """The change covers more than one card can (a pair fanned), but only one card was named: the lower

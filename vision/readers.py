@@ -133,14 +133,14 @@ class DetectorReader:
         probs = self._probabilities(classifier, image, region_mm, scale, boxes_mm, turns)
         return [(classifier.names[int(p.argmax())], float(p.max())) for p in probs]
 
-    def classify_boxes(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
-                       boxes_mm: list[tuple[float, float, float, float]]) -> tuple[tuple[str, ...], np.ndarray] | None:
-        """The crop classifier's class names and probabilities (one row per box, table mm) on the rectified crop
-        `read` sees, as the detector asks it; None without a crop classifier."""
+    def name_card(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
+                  boxes_mm: list[tuple[float, float, float, float]]) -> tuple[str, float] | None:
+        """The crop classifier's name for the one card all the boxes (table mm) frame, on the rectified crop `read`
+        sees: the mean of its probabilities over the boxes (`name_lower`'s rule); None without a crop classifier."""
         classifier = getattr(self.detector, "classifier", None)
         if classifier is None or not boxes_mm:
             return None
-        return classifier.names, self._probabilities(classifier, image, region_mm, scale, boxes_mm)
+        return self._named_by_mean(classifier, image, region_mm, scale, boxes_mm)
 
     def name_lower(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
                    boxes_mm: list[tuple[float, float, float, float]]) -> tuple[str, float] | None:
@@ -151,9 +151,15 @@ class DetectorReader:
         if classifier is None or not boxes_mm:
             return None
         turns = HIDDEN_TURNS if classifier is self.lower else 1
+        return self._named_by_mean(classifier, image, region_mm, scale, boxes_mm, turns)
+
+    def _named_by_mean(self, classifier: object, image: np.ndarray, region_mm: tuple[float, float, float, float],
+                       scale: float, boxes_mm: list[tuple[float, float, float, float]], turns: int = 1
+                       ) -> tuple[str, float]:
+        """The class with the highest mean probability over the boxes, and that mean."""
         mean = self._probabilities(classifier, image, region_mm, scale, boxes_mm, turns).mean(axis=0)
         k = int(mean.argmax())
-        return classifier.names[k], float(mean[k])
+        return classifier.names[k], float(mean[k])  # type: ignore[attr-defined]
 
     def _probabilities(self, classifier: object, image: np.ndarray, region_mm: tuple[float, float, float, float],
                        scale: float, boxes_mm: list[tuple[float, float, float, float]], turns: int = 1) -> np.ndarray:
