@@ -120,6 +120,7 @@ class ForegroundModel:
         fg = cv2.threshold(channel_diff(low, self.bg), self.fg_threshold, 1, cv2.THRESH_BINARY)[1]
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self._k3)
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._k5)
+        arrived = (fg > 0) & ~self.fg  # foreground this frame only: whatever covers it has only just come
         self.fg = fg > 0
         self._hand_mask = None
         before = self.hands
@@ -131,13 +132,13 @@ class ForegroundModel:
             self.reaches[seat] = [(u, r) for u, r in self.reaches[seat] if u >= t - 0.6]
         # absorb what has stood still long enough, except candidates waiting to be read
         self.still = cv2.add(self.still, 1)
-        self.still[self.motion] = 0
+        self.still[self.motion | arrived] = 0
         for hnd in self.hands:  # an arm moves as one: the inside of a plain sleeve shows no change from frame to
             if (hnd.mask & self.motion).any():  # frame while the hand at its end moves, yet it is no background
                 self.still[hnd.mask] = 0
         absorb_b = (self.still >= self.absorb_frames) & ~self.hold
         self.absorbed = absorb_b & self.fg  # changes that came to rest this frame (a fan, a laid hand of cards)
-        absorb = absorb_b.astype(np.uint8)
+        absorb = self.absorbed.astype(np.uint8)
         quiet = ((fg == 0) & (motion == 0)).astype(np.uint8)
         cv2.accumulateWeighted(low, self.bg_f, 0.1, mask=quiet)  # slow drift of the light
         cv2.copyTo(low.astype(np.float32), absorb, self.bg_f)

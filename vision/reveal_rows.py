@@ -28,6 +28,13 @@ MIN_ROW = 3
 """A pitch is read from a row of at least this many boxes (two give one gap, which says nothing of the pitch)."""
 PITCH_FIT = 0.25
 """A row's edges are steady when every gap between them is within this many pitches of a whole number."""
+COVERED_WIDTH = 0.85
+"""A card's box narrower than this share of a card's width (along the row) is cut short by a card lying on it.
+The detector's box of a card under the next reaches 8-14 mm past the edge that covers it (the visible strip is a
+pitch, 30-34 mm, wide; boxes measured 40-46 mm), well short of the 57 mm of a card with nothing on it."""
+TWIN_MM = 5.0
+"""Two boxes of one row whose ends along the row lie this near are one card boxed twice (`edge_twins`): the
+detector's boxes wander a few millimetres, cards in a row lie a pitch (10 mm or more) apart."""
 MIN_PITCH_MM = 10.0
 MAX_PITCH_MM = 0.9 * CARD_W_MM
 """A row whose pitch is a whole card width or more is laid apart, not overlapping: no card hides in its gaps."""
@@ -120,14 +127,17 @@ def _pitch(edges: list[float]) -> tuple[float, float] | None:
     return best[1], best[2]
 
 
-def hidden_in_row(boxes: list[tuple[float, float, float, float]],
-                  covered_from: float | None = None) -> list[tuple[float, float, float, float]]:
+def hidden_in_row(boxes: list[tuple[float, float, float, float]], covered_from: float | None = None,
+                  seen_covered: bool = False) -> list[tuple[float, float, float, float]]:
     """Seat-frame strips (u0, u1, v0, v1) of the cards hidden in one row's gaps.
 
     Each card is seen by one edge, the same side for the whole row (the side the next card does not cover): on
     that side every gap is a whole number of pitches, while the covered side's edges (where a box ends at the
     next card) fall anywhere. A gap of k pitches hides k - 1 cards. `covered_from`: where (in `v`) the next row
-    starts covering this one; the strips stop there, so a strip's crop shows its own card."""
+    starts covering this one; the strips stop there, so a strip's crop shows its own card. `seen_covered`: a gap
+    hides a card only where the card seen at its near edge is itself cut short (its box narrower than
+    `COVERED_WIDTH` of a card), as it is under the card laid next on it; a card with nothing on it shows whole,
+    and a gap beside it is only the table between two cards laid apart."""
     if len(boxes) < MIN_ROW:
         return []
     lefts, rights = sorted(b[0] for b in boxes), sorted(b[1] for b in boxes)
@@ -145,11 +155,30 @@ def hidden_in_row(boxes: list[tuple[float, float, float, float]],
         k = round((b - a) / pitch)
         if k < 2:
             continue
+        if seen_covered:
+            near = [bx for bx in boxes if (bx[0] if side == "left" else bx[1]) == (a if side == "left" else b)]
+            if not near or min(bx[1] - bx[0] for bx in near) >= COVERED_WIDTH * CARD_W_MM:
+                continue
         step = (b - a) / k
         for j in range(1, k):
             e = a + j * step
             out.append((e, e + step, v0, v1) if side == "left" else (e - step, e, v0, v1))
     return out
+
+
+def edge_twins(boxes: list[tuple[float, float, float, float]], scores: list[float]) -> set[int]:
+    """Indices of seat-frame boxes that box a card another box of the same row already boxes: the two share an end
+    along the row (within `TWIN_MM`). Cards in a row lie a pitch apart, so two of them never end together; the
+    detector, though, may box a card's strip and, beside it, more of the card (a yellow strip boxed 37 and 68 mm
+    wide, both ending at the card that covers it), and the hand was counted a card over, and its row's pitch
+    broken by a gap of nothing. Of twins the box of the higher score stays."""
+    drop: set[int] = set()
+    for row in rows_of(boxes):
+        for i in sorted(row, key=lambda k: (scores[k], -k)):  # the least sure first: dropped before its twin
+            if any(j != i and j not in drop and (abs(boxes[i][0] - boxes[j][0]) <= TWIN_MM
+                                                 or abs(boxes[i][1] - boxes[j][1]) <= TWIN_MM) for j in row):
+                drop.add(i)
+    return drop
 
 
 Namer = Callable[[list[tuple[float, float, float, float]]], list[tuple[str, float]]]
@@ -163,13 +192,18 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer) -> list[S
     if len(faces) < MIN_ROW:
         return seen
     frame = SeatFrame.of(table, zone)
+    twins = edge_twins([frame.to_seat(s.box_mm) for s in faces], [s.card_score for s in faces])
+    if twins:  # one card boxed twice: counted once, and its edge once in the row's pitch
+        seen = [s for s in seen if not any(s is faces[i] for i in twins)]
+        faces = [s for i, s in enumerate(faces) if i not in twins]
     boxes = [frame.to_seat(s.box_mm) for s in faces]
     rows = rows_of(boxes)
-    if len(rows) < 2:  # one row: every card's corner shows (the next card covers the other side)
-        return seen
     starts = [min(boxes[i][2] for i in row) for row in rows]  # rows run from the player's edge inwards
+    # a lone row: every card's corner shows, but the detector may still miss one (a red 3 between a blue Skip and
+    # a blue 5, in full view); a gap there is taken for a card only where the card before it is cut short
     strips = [strip for k, row in enumerate(rows)
-              for strip in hidden_in_row([boxes[i] for i in row], starts[k + 1] if k + 1 < len(rows) else None)]
+              for strip in hidden_in_row([boxes[i] for i in row], starts[k + 1] if k + 1 < len(rows) else None,
+                                         seen_covered=len(rows) < 2)]
     if not strips:
         return seen
     table_boxes = [frame.to_table(*s) for s in strips]

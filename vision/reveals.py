@@ -18,8 +18,9 @@ from typing import Any
 import numpy as np
 
 from vision.discard import ZoneCandidates
+from vision.draws import HELD_FAN_MM
 from vision.motion import CARD_AREA_PX, ForegroundModel
-from vision.readers import CardReader, FramedReader
+from vision.readers import CardReader, FramedReader, Seen
 from vision.reveal_rows import RowReader, reaching
 
 REVEAL_PRESENCE = 0.2
@@ -35,6 +36,14 @@ is stamped with the moment things stopped moving there (the hand let go and left
 was taken in (a hand at rest beside the cards keeps them out of the background for a while)."""
 MOVING_PX = 20
 """Moving pixels (motion raster) in a seat zone that mean something is still being laid there."""
+HELD_BACKS = 1
+"""A card back read at a seat's edge (its centre within `vision.draws.HELD_FAN_MM` of it) is a hand still held, and
+faces read beside it are no revealed hand: a hand is laid open whole (MA-SCORE counts every card left; a challenged
+hand is shown whole), so no fan stays in the player's hands. What such a read finds is a thing on the cloth or a
+back misread (a mark like a green 7, a red back on red cloth read as a red Skip) and, unchecked, it made a one-card
+"reveal" every time the seat's fan changed, each a `count_mismatch` flag. One back is enough: a held fan's cards
+overlap so closely that a detector may box only its top card, while a revealed row lies 112 mm or more from the
+edge, so a Wild in it read as a back lies well beyond the band."""
 
 
 class RevealTracker:
@@ -57,9 +66,22 @@ class RevealTracker:
                                              whole_zone=True, presence=REVEAL_PRESENCE, reach=reach[z.seat])
                       for z in table.seat_zones()}
         self.masks = {s: zc.zone_mask for s, zc in self.zones.items()}
+        self.edges: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # seat -> (edge point, unit vector inwards)
+        for z in table.seat_zones():
+            e = model.edge_points[z.seat]
+            inward = z.centre - e
+            self.edges[z.seat] = (e, inward / max(float(np.hypot(*inward)), 1e-6))
         self.pending: dict[int, tuple[float, list[tuple[str, ...]]]] = {}  # seat -> (t, readings)
         self.last: dict[int, tuple[float, tuple[str, ...]]] = {}
         self.touched: dict[int, float] = {}  # seat -> the last frame time something moved in its zone
+
+    def still_held(self, seat: int, seen: list[Seen]) -> bool:
+        """The read finds a held fan at the seat's edge (`HELD_BACKS`): no hand was laid open."""
+        e, inward = self.edges[seat]
+        zone = self.zones[seat].reach
+        backs = [s for s in seen if s.code == "back" and zone.contains(s.centre)
+                 and float(np.dot(s.centre - e, inward)) < HELD_FAN_MM]
+        return len(backs) >= HELD_BACKS
 
     def _emit(self, seat: int, t0: float, t: float, cards: tuple[str, ...], conf: float) -> list[dict[str, Any]]:
         cards = tuple(sorted(cards))
@@ -76,7 +98,8 @@ class RevealTracker:
             if (self.model.motion & self.masks[seat]).sum() > MOVING_PX:
                 self.touched[seat] = t
             for c, cards in zc.step(image, t):
-                out += self._emit(seat, c.first_t, t, cards, 0.9 if len(c.reads) <= 2 else 0.6)
+                if not self.still_held(seat, zc.last_seen):
+                    out += self._emit(seat, c.first_t, t, cards, 0.9 if len(c.reads) <= 2 else 0.6)
             if seat not in self.pending and self.model.absorbed[self.masks[seat]].sum() > 0.3 * CARD_AREA_PX:
                 laid = self.touched.get(seat, t)  # the change is taken in later; it was laid when motion stopped
                 self.pending[seat] = (laid if t - LAID_WITHIN_S <= laid < t else t, [])
@@ -87,7 +110,9 @@ class RevealTracker:
                 t0, reads = self.pending[seat]
                 zone = zc.reach
                 seen = self.readers[seat].read(image, zc.region, self.scale, t, presence=REVEAL_PRESENCE)
-                reads.append(tuple(sorted(s.code for s in seen if s.code != "back" and zone.contains(s.centre))))
+                held = self.still_held(seat, seen)
+                reads.append(() if held else
+                             tuple(sorted(s.code for s in seen if s.code != "back" and zone.contains(s.centre))))
                 if len(reads) >= 2 and reads[-1] == reads[-2]:
                     del self.pending[seat]
                     out += self._emit(seat, t0, t, reads[-1], 0.8)

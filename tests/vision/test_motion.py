@@ -152,3 +152,30 @@ def test_a_card_left_on_the_discard_pile_is_never_taken_for_the_hand_that_laid_i
     model.update(frame, 0.7)
     assert not model.hands and len(model.blobs) == 1
     assert table.discard.contains(model.blobs[0].centroid)
+
+
+def test_a_hand_the_colour_of_the_table_leaves_no_ghost_for_its_sleeve() -> None:
+    """A hand a little off the table's colour (under the foreground bar, no motion a frame could see) slides over
+    the table ahead of a sleeve that stands out. The background must stay the table: it used to take each pixel
+    the hand covered at once (the table had stood still there for long), and then the sleeve that followed (a
+    change from the hand's ghost no frame-to-frame motion shows), so the arm melted into the table as it came and
+    no hand was seen (measured: a draw over the discard pile to the draw pile never seen to reach it)."""
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    empty = np.empty((int(table.height), int(table.width), 3), np.uint8)
+    empty[:] = (51, 78, 87)  # a brown cloth
+    skin = (62, 75, 103)  # 16 off it in red, 4 in grey: neither foreground nor motion
+    sleeve = (89, 55, 120)  # 27 off the skin (under the colour-motion bar), 38 off the cloth
+    for k in range(30):
+        model.update(empty, 0.033 * k)
+    for k in range(15):  # (fewer frames than `absorb_frames`: a sleeve at rest is absorbed in time, as it should be)
+        frame = empty.copy()
+        x = 900 - 30 * k  # the arm slides in from the right edge, the hand ahead of its sleeve
+        frame[255:305, x:x + 100] = skin
+        frame[262:298, x + 100:1000] = sleeve
+        model.update(frame, 1.0 + 0.033 * k)
+        assert k < 2 or len(model.hands) == 1, f"frame {k}: the arm is a hand (once its sleeve shows)"
+    # the background drifts towards what passed a little (the light's slow drift), never takes it
+    assert np.abs(model.bg.astype(int) - np.array([51, 78, 87])).max() <= 12
+    assert model.hands[0].tip[0] < x + 100 + 15  # the sleeve is seen up to where the unseen skin begins

@@ -196,3 +196,45 @@ def test_the_next_hand_starts_a_new_pile() -> None:
     assert [e["card"] for e in events if e["type"] == "starter"] == true_starters
     sc = score_game(g.visual, events)
     assert sc["matched"] == sc["plays"] == sc["pred_plays"]
+
+
+class _MarkOnTheCloth(OracleReader):
+    """The oracle reader, plus one thing on the cloth at a seat that any read of it takes for a face (a green pen
+    mark read as a green 7): it lies there from the start, in front of the seat's held fan."""
+
+    def __init__(self, infos: dict[int, Any], fps: float, box: tuple[float, float, float, float]) -> None:
+        super().__init__(infos, fps)
+        self.box = box
+
+    def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
+             t: float, presence: float | None = None) -> list[Any]:
+        from vision.readers import Seen
+
+        out = super().read(image, region_mm, scale, t, presence)
+        cx, cy = (self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2
+        if region_mm[0] <= cx <= region_mm[2] and region_mm[1] <= cy <= region_mm[3]:
+            out.append(Seen("green-7", self.box, 0.9))
+        return out
+
+
+def test_a_face_beside_a_held_fan_is_no_reveal() -> None:
+    """A thing at a seat read as a face while the seat still holds its fan is no revealed hand (a hand is laid
+    open whole): before `RevealTracker.still_held`, every change at that seat (a card played from the fan, cards
+    drawn into it) read the zone again and made a one-card "reveal", a `count_mismatch` flag each. The seat's
+    real reveal at the end still comes, and the mark, lying where the rows go, is read with it."""
+    g = GameRenderer(SCRIPT, seed=11, collect=True, feint_rate=1.0)
+    zone = next(z for z in g.table.seat_zones() if z.seat == 1)  # seat 1 plays and draws: its fan changes
+    e = g.table.seat_zones()[1].centre
+    box = (float(e[0]) - 15.0, float(e[1]) - 20.0, float(e[0]) + 15.0, float(e[1]) + 20.0)
+    assert zone.contains(np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]))
+    infos: dict[int, Any] = {}
+    w = Watcher(g.table, _MarkOnTheCloth(infos, g.fps, box))
+    events: list[dict[str, Any]] = []
+    for k, t, frame, info in g.frames():
+        infos[k] = info
+        infos.pop(k - 3, None)
+        events += w.process(Frame(k, t, frame))
+    reveals = [e for e in events if e["type"] == "reveal"]
+    assert [r["seat"] for r in reveals] == [3]
+    assert sorted(reveals[0]["cards"]) == sorted(["yellow-1", "blue-9", "wild"])
+    assert any(e["type"] == "draw" and e["seat"] == 1 for e in events)
