@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from vision.discard import LOWER_MIN_CONF, with_own_change
+from vision.discard import LOWER_DARK_CONF, LOWER_MIN_CONF, with_own_change
 from vision.motion import LOW
 from vision.readers import Seen
 
@@ -140,6 +141,22 @@ def test_no_lower_card_named_unsurely_by_the_top_cards_name_or_as_an_old_card() 
     zc = _zone(_Namer(lambda b: ("green-9", 0.8)))  # type: ignore[arg-type]
     zc.known = [Seen("green-9", (200.0, 180.0, 257.0, 269.0), 0.9)]  # type: ignore[attr-defined]  # elsewhere
     assert [s.code for s in zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE)] == ["green-9", "yellow-skip"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lower, conf, taken", [
+    ("wild", LOWER_DARK_CONF - 0.05, False),  # a shadowed strip of the old pile, named a Wild
+    ("wild-draw4", LOWER_DARK_CONF - 0.05, False),
+    ("blue-draw2", LOWER_DARK_CONF - 0.05, False),
+    ("wild", LOWER_DARK_CONF + 0.05, True),  # a Wild under the top card, named surely
+    ("blue-9", LOWER_DARK_CONF - 0.05, True),  # other faces keep the usual bar
+])
+def test_a_dark_lower_card_needs_a_surer_name(lower: str, conf: float, taken: bool) -> None:
+    """A single card's shadow darkens the old pile beside it, and the lower-card model names such a strip a Wild,
+    a Wild Draw Four or a Draw Two (every single card taken for a pair on the tuning games): those names need
+    `LOWER_DARK_CONF`, the others `LOWER_MIN_CONF`."""
+    zc = _zone(_Namer(lambda b: (lower, conf)))  # type: ignore[arg-type]
+    cards = [s.code for s in zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE)]  # type: ignore[attr-defined]
+    assert cards == ([lower, "yellow-skip"] if taken else ["yellow-skip"])
 
 
 def test_two_identical_cards_laid_together_are_a_pair_when_the_lower_card_model_is_sure() -> None:
