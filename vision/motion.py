@@ -6,9 +6,11 @@ on a pile is a blob that does not touch the edge. That one distinction drives th
 - a foreground blob connected to the table's border is a hand (with whatever it carries): its border contact tells
   the seat it belongs to, its far end (the tip) tells where it reaches;
 - a foreground blob *not* connected to the border, inside a zone, is a candidate: something laid down and let go.
-The background absorbs pixels that have not moved for `absorb_frames` frames (fans of held cards that grow and
+The background absorbs foreground that has not moved for `absorb_frames` frames (fans of held cards that grow and
 shrink, a hand resting), except candidates still waiting to be read, which stay foreground until a tracker has
-handled them (read as a play/reveal, or rejected) and calls `absorb(mask)`.
+handled them (read as a play/reveal, or rejected) and calls `absorb(mask)`. What is not foreground only drifts into
+the background slowly (the light): a hand a little off the table's colour is neither foreground nor motion, and
+taking it in at once left its ghost for the sleeve behind it to be compared with, so the arm melted away.
 """
 
 from __future__ import annotations

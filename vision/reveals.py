@@ -2,7 +2,8 @@
 
 Each seat zone has its own candidate reader (`vision.discard.ZoneCandidates`): cards laid down and let go in the
 zone are read once they settle, and the face-up cards among them (backs ignored: a fan of held cards is not a
-reveal) make the reveal, so the engine can score the hand or settle a challenge. A revealed hand is counted as well
+reveal) make the reveal, so the engine can score the hand or settle a challenge. Faces read while the seat still
+holds a fan (`HELD_BACKS`) are no reveal: a hand is laid open whole. A revealed hand is counted as well
 as named (the engine flags a count that differs from the log's), so the zone is read by `presence`: a card half
 hidden under its neighbours is kept under its likeliest name rather than dropped for an unsure one; and it is read
 under several framings (`vision.readers.FramedReader`), a card counted when most framings find it. A hand laid in
