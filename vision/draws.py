@@ -123,18 +123,13 @@ class DrawTracker:
         edges = model.edge_points
         self.crossing = {i for i, e in enumerate(edges)
                          if np.hypot(*(self.discard.centre - e)) < np.hypot(*(self.zone.centre - e)) - 87.0}
-        # each seat zone with its edge point and the unit vector from the edge into the table
-        self.fans = []
-        for z in model.table.seat_zones():
-            e = edges[z.seat]
-            inward = z.centre - e
-            self.fans.append((z, e, inward / max(float(np.hypot(*inward)), 1e-6)))
+        self.seat_zones = model.table.seat_zones()
 
     def in_held_fan(self, centre: np.ndarray) -> bool:
         """A card lying along a seat's edge, where that seat's players keep their hands: not a card in transit.
         (A carry is counted while the hand is on its way back, well out from the edge.)"""
-        return any(z.contains(centre) and float(np.dot(centre - e, inward)) < HELD_FAN_MM
-                   for z, e, inward in self.fans)
+        return any(z.contains(centre) and self.model.edge_depth(z.seat, centre) < HELD_FAN_MM
+                   for z in self.seat_zones)
 
     def step(self, image: np.ndarray, t: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []

@@ -96,6 +96,8 @@ class ForegroundModel:
         self.hold = np.zeros((self.raster.h, self.raster.w), bool)  # candidates waiting to be read
         edges = [p for p, _ in _seat_edges(table)]
         self.edge_points = np.array(edges)
+        inward = [z.centre - edges[z.seat] for z in table.seat_zones()]
+        self.inward = np.array([v / max(float(np.hypot(*v)), 1e-6) for v in inward])  # unit, from each edge in
         self.low: np.ndarray | None = None
         self.motion = np.zeros((self.raster.h, self.raster.w), bool)
         self.fg = np.zeros((self.raster.h, self.raster.w), bool)
@@ -237,6 +239,11 @@ class ForegroundModel:
         self.bg_f[grown] = self.low[grown]
         self.bg[grown] = self.low[grown]
         self.hold &= ~grown
+
+    def edge_depth(self, seat: int, point: np.ndarray) -> float:
+        """How far (mm) `point` lies from the seat's edge into the table: a seat's held fan lies within a few
+        centimetres of it (`vision.draws.HELD_FAN_MM`), cards in transit or laid open further in."""
+        return float(np.dot(point - self.edge_points[seat], self.inward[seat]))
 
     def withdrawing(self, hand: Hand, by: float = 15.0) -> bool:
         """Has this hand pulled back at least `by` mm from its deepest reach of the last 0.6 s? A hand that lets go

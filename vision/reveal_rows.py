@@ -194,8 +194,9 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer) -> list[S
     frame = SeatFrame.of(table, zone)
     twins = edge_twins([frame.to_seat(s.box_mm) for s in faces], [s.card_score for s in faces])
     if twins:  # one card boxed twice: counted once, and its edge once in the row's pitch
-        seen = [s for s in seen if not any(s is faces[i] for i in twins)]
-        faces = [s for i, s in enumerate(faces) if i not in twins]
+        dropped = {id(faces[i]) for i in twins}
+        seen = [s for s in seen if id(s) not in dropped]
+        faces = [s for s in faces if id(s) not in dropped]
     boxes = [frame.to_seat(s.box_mm) for s in faces]
     rows = rows_of(boxes)
     starts = [min(boxes[i][2] for i in row) for row in rows]  # rows run from the player's edge inwards

@@ -67,21 +67,15 @@ class RevealTracker:
                                              whole_zone=True, presence=REVEAL_PRESENCE, reach=reach[z.seat])
                       for z in table.seat_zones()}
         self.masks = {s: zc.zone_mask for s, zc in self.zones.items()}
-        self.edges: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # seat -> (edge point, unit vector inwards)
-        for z in table.seat_zones():
-            e = model.edge_points[z.seat]
-            inward = z.centre - e
-            self.edges[z.seat] = (e, inward / max(float(np.hypot(*inward)), 1e-6))
         self.pending: dict[int, tuple[float, list[tuple[str, ...]]]] = {}  # seat -> (t, readings)
         self.last: dict[int, tuple[float, tuple[str, ...]]] = {}
         self.touched: dict[int, float] = {}  # seat -> the last frame time something moved in its zone
 
     def still_held(self, seat: int, seen: list[Seen]) -> bool:
         """The read finds a held fan at the seat's edge (`HELD_BACKS`): no hand was laid open."""
-        e, inward = self.edges[seat]
         zone = self.zones[seat].reach
         backs = [s for s in seen if s.code == "back" and zone.contains(s.centre)
-                 and float(np.dot(s.centre - e, inward)) < HELD_FAN_MM]
+                 and self.model.edge_depth(seat, s.centre) < HELD_FAN_MM]
         return len(backs) >= HELD_BACKS
 
     def _emit(self, seat: int, t0: float, t: float, cards: tuple[str, ...], conf: float) -> list[dict[str, Any]]:
