@@ -108,17 +108,20 @@ def rows_of(boxes: list[tuple[float, float, float, float]]) -> list[list[int]]:
     return rows
 
 
-def _pitch(edges: list[float]) -> tuple[float, float] | None:
+def _pitch(edges: list[float], given: float | None = None) -> tuple[float, float] | None:
     """(pitch, misfit) of sorted edges, or None when there is no steady pitch. The pitch is the one gap that the
     most other gaps match (the mean of those), so half the gaps may be doubles; the misfit is the largest distance
-    (in pitches) of any gap from a whole number of pitches."""
+    (in pitches) of any gap from a whole number of pitches. `given`: try that pitch only (`hand_pitch`), which
+    as many gaps must match."""
     gaps = np.diff(np.array(edges))
     best: tuple[int, float, float] | None = None
-    for g in gaps:
+    for g in gaps if given is None else [given]:
         if not MIN_PITCH_MM <= g <= MAX_PITCH_MM:
             continue
         ones = gaps[np.abs(gaps / g - 1) < PITCH_FIT]
-        pitch = float(ones.mean())
+        if not len(ones):
+            continue
+        pitch = float(ones.mean()) if given is None else given
         misfit = float(np.abs(gaps / pitch - np.maximum(np.round(gaps / pitch), 1)).max())
         if best is None or (len(ones), -misfit) > (best[0], -best[2]):
             best = (len(ones), pitch, misfit)
@@ -127,8 +130,30 @@ def _pitch(edges: list[float]) -> tuple[float, float] | None:
     return best[1], best[2]
 
 
+def _row_fit(boxes: list[tuple[float, float, float, float]],
+             given: float | None = None) -> tuple[float, float, str, list[float]] | None:
+    """(pitch, misfit, side, edges) of the side of a row whose edges keep a steady pitch (the better of the two),
+    or None; `given`: that pitch only."""
+    if len(boxes) < MIN_ROW:
+        return None
+    lefts, rights = sorted(b[0] for b in boxes), sorted(b[1] for b in boxes)
+    fits = [(f[0], f[1], side, edges) for side, edges in (("left", lefts), ("right", rights))
+            if (f := _pitch(edges, given)) is not None and f[1] < PITCH_FIT]
+    return min(fits, key=lambda x: x[1]) if fits else None
+
+
+def hand_pitch(rows: list[list[tuple[float, float, float, float]]]) -> float | None:
+    """The pitch a hand's rows were laid at: that of the row whose edges fit their pitch best. One player lays a
+    hand's rows with one movement of the hand, at one pitch (the layouts the revealed-card classifier learnt
+    from, `datasets.reveal_crops`, keep one pitch a hand); a row whose own edges are too few or wander too much
+    to make its pitch (the detector's boxes of half-hidden strips wander 5-7 mm) is read at this one."""
+    fits = [f for row in rows if (f := _row_fit(row)) is not None]
+    return min(fits, key=lambda f: f[1])[0] if fits else None
+
+
 def hidden_in_row(boxes: list[tuple[float, float, float, float]], covered_from: float | None = None,
-                  seen_covered: bool = False) -> list[tuple[float, float, float, float]]:
+                  seen_covered: bool = False,
+                  pitch: float | None = None) -> list[tuple[float, float, float, float]]:
     """Seat-frame strips (u0, u1, v0, v1) of the cards hidden in one row's gaps.
 
     Each card is seen by one edge, the same side for the whole row (the side the next card does not cover): on
@@ -137,15 +162,14 @@ def hidden_in_row(boxes: list[tuple[float, float, float, float]], covered_from: 
     starts covering this one; the strips stop there, so a strip's crop shows its own card. `seen_covered`: a gap
     hides a card only where the card seen at its near edge is itself cut short (its box narrower than
     `COVERED_WIDTH` of a card), as it is under the card laid next on it; a card with nothing on it shows whole,
-    and a gap beside it is only the table between two cards laid apart."""
-    if len(boxes) < MIN_ROW:
+    and a gap beside it is only the table between two cards laid apart. `pitch`: the hand's pitch
+    (`hand_pitch`), tried where the row's own edges make none."""
+    fit = _row_fit(boxes)
+    if fit is None and pitch is not None:
+        fit = _row_fit(boxes, pitch)
+    if fit is None:
         return []
-    lefts, rights = sorted(b[0] for b in boxes), sorted(b[1] for b in boxes)
-    fits = [(f, side, edges) for side, edges in (("left", lefts), ("right", rights))
-            if (f := _pitch(edges)) is not None and f[1] < PITCH_FIT]
-    if not fits:
-        return []
-    (pitch, _), side, edges = min(fits, key=lambda x: x[0][1])
+    pitch, _, side, edges = fit
     v0 = float(np.median([b[2] for b in boxes]))
     v1 = float(np.median([b[3] for b in boxes]))
     if covered_from is not None and covered_from > v0 + MIN_PITCH_MM:
@@ -202,9 +226,10 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer) -> list[S
     starts = [min(boxes[i][2] for i in row) for row in rows]  # rows run from the player's edge inwards
     # a lone row: every card's corner shows, but the detector may still miss one (a red 3 between a blue Skip and
     # a blue 5, in full view); a gap there is taken for a card only where the card before it is cut short
+    pitch = hand_pitch([[boxes[i] for i in row] for row in rows])
     strips = [strip for k, row in enumerate(rows)
               for strip in hidden_in_row([boxes[i] for i in row], starts[k + 1] if k + 1 < len(rows) else None,
-                                         seen_covered=len(rows) < 2)]
+                                         seen_covered=len(rows) < 2, pitch=pitch)]
     if not strips:
         return seen
     table_boxes = [frame.to_table(*s) for s in strips]

@@ -6,7 +6,16 @@ import numpy as np
 import pytest
 
 from vision.readers import Seen
-from vision.reveal_rows import RowReader, SeatFrame, dark_backs, fill_rows, hidden_in_row, renamed, rows_of
+from vision.reveal_rows import (
+    RowReader,
+    SeatFrame,
+    dark_backs,
+    fill_rows,
+    hand_pitch,
+    hidden_in_row,
+    renamed,
+    rows_of,
+)
 from vision.tablefile import default_table
 
 PITCH = 32.0
@@ -42,6 +51,23 @@ def test_a_row_seen_by_its_right_edges() -> None:
     boxes = [(r - (56.0 if i == 0 else PITCH), r, 20.0, 107.0) for i, r in enumerate(rights)]
     strips = hidden_in_row(boxes)
     assert [(round(s[0]), round(s[1])) for s in strips] == [(88, 120)]
+
+
+def test_a_row_whose_own_edges_wander_is_read_at_the_hands_pitch() -> None:
+    """Tuning game 1314: the first row of a hand of 13 showed its whole first card, then strips whose boxes wandered
+    up to 7 mm (lefts 0, 34, 123, 161, 193 for cards at a 32 mm pitch); its own pitch (34.7 from the gaps of one)
+    put the gap of 89 mm 0.43 pitches off a whole number, so its two hidden cards were missed. The second row,
+    laid by the same hand, keeps 32 mm well, and the first row's gaps fit that pitch."""
+    first = row([0, 34, 123, 161, 193])
+    second = row([28, 60, 90, 124, 156, 188], v0=60.0)
+    assert hidden_in_row(first) == []
+    pitch = hand_pitch([first, second])
+    assert pitch == pytest.approx(32.0, abs=1.0)
+    assert [round(s[0]) for s in hidden_in_row(first, pitch=pitch)] == [64, 93]
+    # a hand's pitch fills no gap in a row that does not fit it, nor in a row laid apart
+    assert hidden_in_row(row([0, 32, 80, 100, 160]), pitch=pitch) == []
+    assert hidden_in_row(row([0, 64, 192]), pitch=pitch) == []
+    assert hand_pitch([row([0, 32])]) is None  # no row makes a pitch
 
 
 def test_strips_stop_where_the_next_row_covers_them() -> None:
