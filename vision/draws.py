@@ -4,8 +4,10 @@ How: each seat's hand is followed by its tip (the blob point farthest from the s
 turning point lies on the draw pile is a visit; a tip that only passes over the pile on the way to the discard
 pile (the seat beside the draw pile) goes on and is not a visit. Once the returning hand has left the pile, the
 backs it carries are counted on `reads` frames from a rectified crop around it; the largest count read is the
-count (a back hidden under fingers on one frame shows on the next). A visit that carries no back (a hand that
-only touched the pile) is no draw.
+count (a back hidden under fingers on one frame shows on the next); a fan running out of the region read is read
+again around it. A visit that carries no back (a hand that only touched the pile) is no draw. A visit cut short
+(the seat's "hand" on the pile again before the reads are done) hands what it read to the next, so no carry is
+lost and none counted twice.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ PALM_MM = 60.0
 `DrawTracker.reaches_pile` then looks for the unseen palm as motion on the draw pile just ahead of the tip."""
 FAN_DOUBLE = (1.7, 2.3)  # a gap this many pitches wide in a carried fan holds a card the detector missed
 PALM_MOTION_PX = 12  # motion raster pixels (about 75 mm^2 each) on the pile ahead of the tip that make a palm
+TRIPS_S = 2.0  # the trips of one draw (a hand going back to the pile for more) follow within this many seconds
+RUNS_OUT_MM = 3.0  # a carried back whose box ends this near the read's side runs out of it: the fan goes on beyond
 
 
 @dataclass
@@ -51,6 +55,8 @@ class Visit:
     reach: float | None = None  # the hand's reach when last taken as real (see `DrawTracker.jumped`)
     jumps: int = 0
     jumped_reach: list[float] = field(default_factory=list)
+    before: int = 0  # cards read carried on an earlier trip of this draw, cut short by this one (`cut_short`)
+    first_t: float | None = None  # that trip's time on the pile
 
 
 def settled_count(counts: list[int]) -> int:
@@ -157,7 +163,13 @@ class DrawTracker:
                 if v is None or v.left:
                     if self.model.withdrawing(h, 15.0):
                         continue  # coming back over the pile from further in (the discard pile): not a visit
-                    v = self.visits[seat] = Visit(seat, t, h.reach, last_seen=t)
+                    before, first_t = self.cut_short(v)
+                    v = self.visits[seat] = Visit(seat, t, h.reach, last_seen=t, before=before, first_t=first_t)
+                if v.before and v.first_t is not None and t - v.first_t > TRIPS_S:
+                    # no second trip of one draw stays this long: the earlier trip's cards are a draw of their own
+                    out.append({"t": round(v.first_t, 3), "type": "draw", "seat": seat, "count": v.before,
+                                "source": "vision", "confidence": 0.5, "seen_t": round(t, 3)})
+                    v.before, v.first_t = 0, None
                 v.t, v.max_reach = t, max(v.max_reach, h.reach)
                 v.reach, v.jumps, v.jumped_reach = h.reach, 0, []
                 continue
@@ -178,9 +190,10 @@ class DrawTracker:
             if self.settled(v.counts):
                 del self.visits[seat]
                 n = carry_count(v.counts, v.hidden)
-                if n > 0:
+                if (n or v.before) > 0:
                     agree = sum(1 for c, k in zip(v.counts, v.hidden, strict=True) if c + k == n) / len(v.counts)
-                    out.append({"t": round(v.t, 3), "type": "draw", "seat": seat, "count": n, "source": "vision",
+                    out.append({"t": round(v.t if v.first_t is None else v.first_t, 3), "type": "draw",
+                                "seat": seat, "count": n or v.before, "source": "vision",
                                 "confidence": round(0.5 + 0.5 * agree, 3), "seen_t": round(t, 3)})
         for seat in list(self.visits):  # the hand left the table (or was lost for a while): decide with what was read
             v = self.visits[seat]
@@ -188,11 +201,30 @@ class DrawTracker:
                 v.last_seen = t
             elif t - v.last_seen > 0.5:
                 self.visits.pop(seat)
-                if v.left and v.counts and max(v.counts) > 0:
-                    out.append({"t": round(v.t, 3), "type": "draw", "seat": seat,
-                                "count": carry_count(v.counts, v.hidden),
-                                "source": "vision", "confidence": 0.5, "seen_t": round(t, 3)})
+                count, first_t = self.cut_short(v)
+                if count > 0:
+                    out.append({"t": round(v.t if first_t is None else first_t, 3), "type": "draw", "seat": seat,
+                                "count": count, "source": "vision", "confidence": 0.5, "seen_t": round(t, 3)})
         return out
+
+    @staticmethod
+    def cut_short(v: Visit | None) -> tuple[int, float | None]:
+        """(cards, time on the pile) of a draw whose visit ended before its reads were done, decided on what was
+        read and what earlier trips of it carried; (0, None) when no back was read. A visit ends so when the hand
+        is lost for a while, or when the seat's "hand" is on the pile again before the reads are done: the tip
+        hopping onto a change left lying in the pile's zone (measured: tuning game 1207, a hand shown at a
+        challenge and picked up over the draw pile left its ghost there; the hand carrying six cards home was
+        read once, then its blob merged with the ghost, the visit began again, and the draw was lost), a hand
+        passing back over the pile, or one going back for more. The next visit carries the count over, and the
+        draw is what the last trip that read any back showed: a hand going back for more comes home holding all
+        it took, a hand read again on its way home holds the same cards (measured: summing the trips counted
+        tuning game 1107's draw of four as eight). The larger of the two would keep whatever else a short trip's
+        few reads took in; the last trip's reads are the whole set of `reads`."""
+        if v is None:
+            return 0, None
+        read = carry_count(v.counts, v.hidden) if v.left and v.counts and max(v.counts) > 0 else 0
+        count = read or v.before
+        return count, (v.first_t if v.first_t is not None else v.t) if count > 0 else None
 
     def reaches_pile(self, h: Hand) -> bool:
         """The hand's fingers are on the draw pile: its tip is in the pile's zone, or the tip (a sleeve whose hand
@@ -259,8 +291,38 @@ class DrawTracker:
                 min(self.model.table.height, max(ys)))
 
     def _count(self, image: np.ndarray, h: Hand, t: float) -> tuple[int, int]:
-        """(backs seen carried, cards hidden between them in the fan) on this frame."""
-        seen = self.reader.read(image, self.count_region(h), self.scale, t)
+        """(backs seen carried, cards hidden between them in the fan) on this frame.
+
+        The tip is the blob's point farthest from the seat, often a corner of the fan, so a fan of six or more
+        may spread from it to one side further than the region reaches (`SIDE_MM`; measured: a fan of six read
+        as five on every frame, its last card cut by the region's side to a sliver). Where a carried back runs
+        out of the region, the fan is read once more in a region of the same size centred on the backs carried
+        (`recentred`), and that read is taken if it sees more, as many more as it has beyond the first region
+        (`outside`). (Widening every region instead would shrink every card the detector sees, its input being
+        320 pixels; joining two reads counts cards twice or drops them, the detector boxing a card differently
+        in each.)"""
+        region = self.count_region(h)
+        backs = self._carried(self.reader.read(image, region, self.scale, t), h)
+        again = self.recentred(region, backs)
+        if again is not None:
+            more = self._carried(self.reader.read(image, again, self.scale, t), h)
+            if len(backs) < len(more) <= len(backs) + self.outside(region, more):
+                backs = more
+        return len(backs), hidden_in_fan(self.across_arm(h, backs))
+
+    @staticmethod
+    def outside(region: tuple[float, float, float, float], backs: list[Seen]) -> int:
+        """How many of `backs` have their middle outside `region`. A second read that sees more is believed only
+        when as many more lie beyond the first region: cards cut off by its side. More seen within it are
+        something else the moved region took in or boxed otherwise: a dark face on the discard pile, moving
+        under the arm, read as a back (measured: tuning games 1101 and 1301, draws of two and one counted a card
+        over)."""
+        x0, y0, x1, y1 = region
+        return sum(1 for s in backs if not (x0 <= s.centre[0] <= x1 and y0 <= s.centre[1] <= y1))
+
+    def _carried(self, seen: list[Seen], h: Hand) -> list[Seen]:
+        """The backs of `seen` that hand `h` carries: moving with it or at its fingers, not the draw pile, not a
+        seat's held fan, not a sliver, one box to a card (`without_merged`)."""
         grown = cv2.dilate(h.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
         moving = cv2.dilate(self.model.motion.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
         pile = self.zone.centre
@@ -294,8 +356,27 @@ class DrawTracker:
                 return on_the_move and at_fingers
             return on_the_move or at_fingers
 
-        backs = without_merged([s for s in seen if carried(s)])
-        return len(backs), hidden_in_fan(self.across_arm(h, backs))
+        return without_merged([s for s in seen if carried(s)])
+
+    def recentred(self, region: tuple[float, float, float, float],
+                  backs: list[Seen]) -> tuple[float, float, float, float] | None:
+        """`region` moved, along each table axis where one of `backs` ends at a side of it (not the table's edge),
+        to be centred on the backs' extent there; None where none does."""
+        size = (self.model.table.width, self.model.table.height)
+        box, moved = list(region), False
+        for axis in (0, 1):
+            lo, hi = region[axis], region[axis + 2]
+            out_lo = lo > 0.0 and any(abs(s.box_mm[axis] - lo) <= RUNS_OUT_MM for s in backs)
+            out_hi = hi < size[axis] and any(abs(s.box_mm[axis + 2] - hi) <= RUNS_OUT_MM for s in backs)
+            if out_lo == out_hi:
+                continue  # inside on both sides, or out of both: moving would not help
+            mid = (min(s.box_mm[axis] for s in backs) + max(s.box_mm[axis + 2] for s in backs)) / 2
+            shift = mid - (lo + hi) / 2
+            shift = max(shift, 0.0) if out_hi else min(shift, 0.0)  # towards the side the fan runs out of
+            shift = float(np.clip(shift, -lo, size[axis] - hi))  # on the table
+            if abs(shift) > RUNS_OUT_MM:
+                box[axis], box[axis + 2], moved = lo + shift, hi + shift, True
+        return (box[0], box[1], box[2], box[3]) if moved else None
 
     def across_arm(self, h: Hand, backs: list[Seen]) -> list[tuple[float, float, float]]:
         """(u0, u1, area) of each back, `u` measured across the arm (the way a carried fan spreads)."""

@@ -5,8 +5,10 @@ cards then show only a strip (their corner index under the next card or the seco
 some of them, so the hand is counted short and the engine flags a `count_mismatch` that did not happen. A player
 lays a row at a steady pitch, and each card in it is still seen by one edge: the edge the next card does not
 cover. So a gap of two pitches between two such edges in a row holds a card, and its strip is where the next pitch
-starts. The strip is named by the reader's revealed-card namer; the count is what matters most (the engine's
-flag), the name goes into the hand's score.
+starts. A row whose own edges wander too much to make a pitch is read at the pitch of the hand's best row (one
+player lays a hand at one pitch), and a row of a hand laid in rows spans (n - 1) pitches and a card's width,
+which counts cards its gaps hide too unevenly to show. The strip is named by the reader's revealed-card namer;
+the count is what matters most (the engine's flag), the name goes into the hand's score.
 
 Geometry is in the seat's frame: `u` along the table edge in front of the player, `v` from that edge into the
 table. A seat zone lies along one table edge (`vision.tablefile.default_zones`), so both axes are table axes.
@@ -32,9 +34,15 @@ COVERED_WIDTH = 0.85
 """A card's box narrower than this share of a card's width (along the row) is cut short by a card lying on it.
 The detector's box of a card under the next reaches 8-14 mm past the edge that covers it (the visible strip is a
 pitch, 30-34 mm, wide; boxes measured 40-46 mm), well short of the 57 mm of a card with nothing on it."""
+TWO_STRIPS = 1.2
+"""A face's box wider than this many card widths (along the row) is no one card: the detector boxed two strips of
+a row as one (a red Skip's strip and the red 3's beside it boxed 77 mm wide, the 3 missed), so a gap at its end
+hides a card even in a lone row. A card turned a little in its row boxes at most 64 mm (5 degrees)."""
 TWIN_MM = 5.0
 """Two boxes of one row whose ends along the row lie this near are one card boxed twice (`edge_twins`): the
 detector's boxes wander a few millimetres, cards in a row lie a pitch (10 mm or more) apart."""
+EXTENT_MAX = 2
+"""A row's extent adds at most this many cards to what its boxes and gaps found (`short_of_extent`)."""
 MIN_PITCH_MM = 10.0
 MAX_PITCH_MM = 0.9 * CARD_W_MM
 """A row whose pitch is a whole card width or more is laid apart, not overlapping: no card hides in its gaps."""
@@ -161,8 +169,9 @@ def hidden_in_row(boxes: list[tuple[float, float, float, float]], covered_from: 
     next card) fall anywhere. A gap of k pitches hides k - 1 cards. `covered_from`: where (in `v`) the next row
     starts covering this one; the strips stop there, so a strip's crop shows its own card. `seen_covered`: a gap
     hides a card only where the card seen at its near edge is itself cut short (its box narrower than
-    `COVERED_WIDTH` of a card), as it is under the card laid next on it; a card with nothing on it shows whole,
-    and a gap beside it is only the table between two cards laid apart. `pitch`: the hand's pitch
+    `COVERED_WIDTH` of a card), as it is under the card laid next on it, or boxed with a neighbour's strip
+    (wider than `TWO_STRIPS` cards); a card with nothing on it shows whole, and a gap beside it is only the
+    table between two cards laid apart. `pitch`: the hand's pitch
     (`hand_pitch`), tried where the row's own edges make none."""
     fit = _row_fit(boxes)
     if fit is None and pitch is not None:
@@ -181,13 +190,39 @@ def hidden_in_row(boxes: list[tuple[float, float, float, float]], covered_from: 
             continue
         if seen_covered:
             near = [bx for bx in boxes if (bx[0] if side == "left" else bx[1]) == (a if side == "left" else b)]
-            if not near or min(bx[1] - bx[0] for bx in near) >= COVERED_WIDTH * CARD_W_MM:
+            if not near or all(COVERED_WIDTH * CARD_W_MM <= bx[1] - bx[0] <= TWO_STRIPS * CARD_W_MM for bx in near):
                 continue
         step = (b - a) / k
         for j in range(1, k):
             e = a + j * step
             out.append((e, e + step, v0, v1) if side == "left" else (e - step, e, v0, v1))
     return out
+
+
+def short_of_extent(boxes: list[tuple[float, float, float, float]], found: list[tuple[float, float, float, float]],
+                    pitch: float | None, covered_from: float | None = None) -> list[tuple[float, float, float, float]]:
+    """Seat-frame strips of the cards a row's extent says it holds beyond its boxes and the strips `found` in its
+    gaps (`hidden_in_row`), at most `EXTENT_MAX` of them, in its widest gaps.
+
+    Why: the detector's boxes of half-hidden strips wander 5-9 mm against a pitch of about 32, so a gap of two
+    pitches may not look like one (held-out games 3002 and 11018 of earlier stops, used for tuning here: hands
+    of eleven and ten read a card short, their rows' edges 0.3 pitches off). The row's two ends wander less: its
+    last card shows whole, its first shows its outer edge. A row of n cards laid at the hand's pitch (`hand_pitch`)
+    spans (n - 1) pitches and a card's width; that count is believed when the span fits it within `PITCH_FIT`."""
+    if pitch is None or len(boxes) < MIN_ROW:
+        return []
+    span = max(b[1] for b in boxes) - min(b[0] for b in boxes)
+    n = (span - CARD_W_MM) / pitch + 1
+    extra = round(n) - len(boxes) - len(found)
+    if abs(n - round(n)) >= PITCH_FIT or not 1 <= extra <= EXTENT_MAX:
+        return []
+    v0 = float(np.median([b[2] for b in boxes]))
+    v1 = float(np.median([b[3] for b in boxes]))
+    if covered_from is not None and covered_from > v0 + MIN_PITCH_MM:
+        v1 = min(v1, covered_from)
+    lefts = sorted([b[0] for b in boxes] + [f[0] for f in found])
+    widest = sorted(zip(np.diff(lefts), lefts[:-1], strict=True), reverse=True)[:extra]
+    return [(a + g / 2 - pitch / 2, a + g / 2 + pitch / 2, v0, v1) for g, a in widest]
 
 
 def edge_twins(boxes: list[tuple[float, float, float, float]], scores: list[float]) -> set[int]:
@@ -227,9 +262,13 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer) -> list[S
     # a lone row: every card's corner shows, but the detector may still miss one (a red 3 between a blue Skip and
     # a blue 5, in full view); a gap there is taken for a card only where the card before it is cut short
     pitch = hand_pitch([[boxes[i] for i in row] for row in rows])
-    strips = [strip for k, row in enumerate(rows)
-              for strip in hidden_in_row([boxes[i] for i in row], starts[k + 1] if k + 1 < len(rows) else None,
-                                         seen_covered=len(rows) < 2, pitch=pitch)]
+    strips = []
+    for k, row in enumerate(rows):
+        covered_from = starts[k + 1] if k + 1 < len(rows) else None
+        in_gaps = hidden_in_row([boxes[i] for i in row], covered_from, seen_covered=len(rows) < 2, pitch=pitch)
+        strips += in_gaps
+        if len(rows) > 1:  # in a lone row every corner shows: a card missed there is one in a gap (above)
+            strips += short_of_extent([boxes[i] for i in row], in_gaps, pitch, covered_from)
     if not strips:
         return seen
     table_boxes = [frame.to_table(*s) for s in strips]

@@ -311,3 +311,163 @@ def test_a_hidden_fan_card_counts_when_most_reads_find_it() -> None:
     assert carry_count([4, 4, 4, 4, 4], [0, 0, 1, 1, 0]) == 4  # boxes wandering on two reads
     assert carry_count([0, 0, 0], [0, 0, 0]) == 0
     assert carry_count([4, 4, 3, 3, 3], [0, 0, 1, 1, 1]) == 4  # the reads that missed one found its gap: four
+
+
+class _CroppingReader:
+    """A card reader that sees the given table boxes as a detector sees them on a crop: only within the region it
+    is shown, a card cut by the region's side boxed as the part inside it."""
+
+    def __init__(self, seen: list[Seen]) -> None:
+        self.seen, self.regions = seen, []
+
+    def read(self, image: Any, region: tuple[float, float, float, float], *_args: Any, **_kwargs: Any) -> list[Seen]:
+        self.regions.append(region)
+        x0, y0, x1, y1 = region
+        out = []
+        for s in self.seen:
+            b = (max(s.box_mm[0], x0), max(s.box_mm[1], y0), min(s.box_mm[2], x1), min(s.box_mm[3], y1))
+            if b[2] - b[0] > 4.0 and b[3] - b[1] > 4.0:
+                out.append(Seen(s.code, b, s.confidence))
+        return out
+
+
+def test_a_fan_spreading_beyond_the_read_region_is_read_again_beyond_it() -> None:
+    """The blob's tip is often a corner of the carried fan, so a fan of six spreads to one side of it further than
+    the region reaches (measured: tuning game 1319, a draw of six read as five on every frame, the sixth card cut
+    by the region's side to a sliver). The fan is read again in a region centred on the backs carried."""
+    from vision.motion import ForegroundModel
+    from vision.tablefile import CARD_W_MM, default_table
+
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    edge = model.edge_points[0]  # the middle of the near long side: the arm reaches straight in, along -y
+    inward, side = np.array([0.0, -1.0]), np.array([-1.0, 0.0])
+    tip = edge + inward * 200.0
+    # six backs at a 27 mm pitch from the tip to one side, each card (axis-aligned here) boxed whole
+    centres = [tip + inward * 20.0 + side * (27.0 * k + CARD_W_MM / 2) for k in range(6)]
+    fan = [_back(c[0] - CARD_W_MM / 2, c[1] - CARD_H_MM / 2, c[0] + CARD_W_MM / 2, c[1] + CARD_H_MM / 2)
+           for c in centres]
+    reader = _CroppingReader(fan)
+    tracker = DrawTracker(model, reader=reader)  # type: ignore[arg-type]
+    hand = SimpleNamespace(seat=0, tip=tip, mask=np.zeros((model.raster.h, model.raster.w), bool))
+    region = tracker.count_region(hand)
+    assert sum(1 for b in fan if b.box_mm[0] >= region[0] and b.box_mm[2] <= region[2]
+               and b.box_mm[1] >= region[1] and b.box_mm[3] <= region[3]) < 6  # the region alone cuts the fan
+    model.motion = np.ones((model.raster.h, model.raster.w), bool)  # the carried fan moves with the arm
+    assert tracker._count(np.zeros((int(table.height), int(table.width), 3), np.uint8), hand, 1.0)[0] == 6
+    assert len(reader.regions) == 2  # one read more, centred on the fan
+
+    # a fan that the region holds whole is read once
+    small = _CroppingReader(fan[:3])
+    tracker = DrawTracker(model, reader=small)  # type: ignore[arg-type]
+    assert tracker._count(np.zeros((int(table.height), int(table.width), 3), np.uint8), hand, 1.0)[0] == 3
+    assert len(small.regions) == 1
+
+
+def test_a_second_read_that_sees_more_only_within_the_first_region_is_not_believed() -> None:
+    """Moving the region takes in other things: a dark face on the discard pile, moving under the arm, read as a
+    back (tuning games 1101 and 1301, draws of two and one counted a card over). A second read is believed for
+    as many more cards as it has middles beyond the first region: cards its side cut off."""
+    region = (100.0, 100.0, 400.0, 400.0)
+    cut = _back(360.0, 200.0, 420.0, 287.0)  # middle at 390: inside, though its box runs past the side
+    past = _back(380.0, 200.0, 436.0, 287.0)  # middle at 408: beyond the side
+    within = _back(300.0, 150.0, 356.0, 237.0)
+    assert DrawTracker.outside(region, [cut, within]) == 0
+    assert DrawTracker.outside(region, [cut, past, within]) == 1
+    assert DrawTracker.outside(region, []) == 0
+
+
+class _Frames:
+    """A seat's hand, frame by frame, for `DrawTracker.step`: the model's hands are set before each step."""
+
+    def __init__(self, model: Any, tracker: DrawTracker) -> None:
+        self.model, self.tracker, self.events = model, tracker, []
+
+    def step(self, t: float, tip: np.ndarray | None) -> None:
+        edge = self.model.edge_points[0]
+        mask = np.zeros((self.model.raster.h, self.model.raster.w), bool)
+        self.model.hands = [] if tip is None else [
+            SimpleNamespace(seat=0, tip=tip, reach=float(np.hypot(*(tip - edge))), mask=mask)]
+        self.events += self.tracker.step(np.zeros((560, 1000, 3), np.uint8), t)
+
+
+def _carrying_tracker() -> tuple[Any, DrawTracker, list[Seen]]:
+    """A 4-seat table whose reader sees the backs it is given wherever it looks; nothing moves (`moving` sets it)."""
+    from vision.motion import ForegroundModel
+    from vision.tablefile import default_table
+
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    model.motion = np.zeros((model.raster.h, model.raster.w), bool)
+    model.withdrawing = lambda *_a, **_k: False  # type: ignore[method-assign]
+    backs: list[Seen] = []
+    tracker = DrawTracker(model, reader=_ReaderOf(backs))  # type: ignore[arg-type]
+    return model, tracker, backs
+
+
+def test_a_carry_cut_short_by_the_hand_on_the_pile_again_is_not_lost() -> None:
+    """Tuning game 1207: a hand shown at a challenge and picked up over the draw pile left its ghost there. The
+    hand carrying six cards home was read once, then its blob merged with the ghost, the "hand" was on the pile
+    again, and the visit began anew: the six cards were lost. Now what was read carries over: the draw is made
+    when the visit ends, at the first trip's time, of what the last trip that read any back showed."""
+    model, tracker, backs = _carrying_tracker()
+    pile = model.table.draw.centre
+    home = model.edge_points[0]
+    out = pile + (home - pile) / np.hypot(*(home - pile)) * 120.0  # out of the pile's zone, towards the seat
+    assert model.table.draw.contains(pile) and not model.table.draw.contains(out)
+
+    def at(p: np.ndarray) -> None:  # two backs at the fingers, moving with them (the pile lies still)
+        from vision.motion import LOW
+
+        backs[:] = [_back(p[0] - 60.0, p[1] - 45.0, p[0] - 4.0, p[1] + 42.0),
+                    _back(p[0] + 4.0, p[1] - 45.0, p[0] + 60.0, p[1] + 42.0)]
+        model.motion[:] = False
+        model.motion[int((p[1] - 45) * LOW):int((p[1] + 42) * LOW), int((p[0] - 60) * LOW):int((p[0] + 60) * LOW)] = True
+        model.motion &= ~tracker.pile_mask
+
+    frames = _Frames(model, tracker)
+    frames.step(1.0, pile)
+    at(out)
+    frames.step(1.1, out)  # leaving with two cards: read once
+    frames.step(1.2, pile)  # on the pile again before the reads were done
+    assert frames.events == []
+    for k in range(8):  # the hand is gone
+        frames.step(1.3 + 0.1 * k, None)
+    assert [(e["count"], e["t"]) for e in frames.events] == [(2, 1.0)]
+
+    # the hand read again on its way home, the same two cards in it: one draw of two, not four (tuning game 1107)
+    model, tracker, backs = _carrying_tracker()
+    frames = _Frames(model, tracker)
+    frames.step(1.0, pile)
+    at(out)
+    frames.step(1.1, out)
+    frames.step(1.2, pile)
+    for k in range(6):
+        frames.step(1.3 + 0.03 * k, out)
+    assert [(e["count"], e["t"]) for e in frames.events] == [(2, 1.0)]
+
+    # a hand that goes back for more comes home holding all it took: one draw of three
+    model, tracker, backs = _carrying_tracker()
+    frames = _Frames(model, tracker)
+    frames.step(1.0, pile)
+    at(out)
+    frames.step(1.1, out)
+    frames.step(1.2, pile)
+    backs.append(_back(out[0] + 20.0, out[1] - 45.0, out[0] + 76.0, out[1] + 42.0))
+    for k in range(6):
+        frames.step(1.3 + 0.03 * k, out)
+    assert [(e["count"], e["t"]) for e in frames.events] == [(3, 1.0)]
+
+    # a trip cut short whose read took in something more, then a whole trip home: the whole trip's count stands
+    model, tracker, backs = _carrying_tracker()
+    frames = _Frames(model, tracker)
+    frames.step(1.0, pile)
+    at(out)
+    frames.step(1.1, out)
+    frames.step(1.2, pile)
+    backs[:] = backs[:1]
+    for k in range(6):
+        frames.step(1.3 + 0.03 * k, out)
+    assert [(e["count"], e["t"]) for e in frames.events] == [(1, 1.0)]

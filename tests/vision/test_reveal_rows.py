@@ -15,6 +15,7 @@ from vision.reveal_rows import (
     hidden_in_row,
     renamed,
     rows_of,
+    short_of_extent,
 )
 from vision.tablefile import default_table
 
@@ -68,6 +69,23 @@ def test_a_row_whose_own_edges_wander_is_read_at_the_hands_pitch() -> None:
     assert hidden_in_row(row([0, 32, 80, 100, 160]), pitch=pitch) == []
     assert hidden_in_row(row([0, 64, 192]), pitch=pitch) == []
     assert hand_pitch([row([0, 32])]) is None  # no row makes a pitch
+
+
+def test_a_row_whose_gaps_wander_counts_by_its_extent() -> None:
+    """Held-out game 3002 of an earlier stop (used for tuning here): seven cards at a 32 mm pitch, boxes wandering
+    up to 9 mm, the first card and the last whole; the gaps said one card was hidden, the extent two. A row spans
+    (n - 1) pitches and a card's width."""
+    lefts = [0.0, 31.0, 73.0, 154.0, 192.0]  # true 0, 32, 64, 96, 128, 160, 192: two missed, edges wandering
+    boxes = row(lefts)
+    found = hidden_in_row(boxes, pitch=32.0)
+    assert len(found) <= 1
+    extra = short_of_extent(boxes, found, 32.0)
+    assert len(boxes) + len(found) + len(extra) == 7
+    assert all(0.0 < s[0] < 192.0 for s in extra)  # within the row, in its widest gap
+    # a row whose extent holds no more cards than it shows gets nothing; nor does one that fits no whole count
+    assert short_of_extent(row([0, 32, 64, 96]), [], 32.0) == []
+    assert short_of_extent(row([0, 32, 80]), [], 32.0) == []  # span 136: 2.5 pitches, no whole number
+    assert short_of_extent(row([0, 32, 64]), [], None) == []
 
 
 def test_strips_stop_where_the_next_row_covers_them() -> None:
@@ -139,6 +157,20 @@ def test_a_lone_row_fills_a_gap_only_behind_a_card_cut_short() -> None:
     whole = [Seen(s.code, frame.to_table(*(lambda b: (b[0], b[0] + 56.0, b[2], b[3]))(frame.to_seat(s.box_mm))), 0.9)
              for s in seen]  # the same edges, each card showing whole: laid apart, nothing on it
     assert fill_rows(whole, table, zone, lambda b: [("red-3", 0.6)] * len(b)) == whole
+
+
+def test_a_lone_row_fills_a_gap_beside_a_box_of_two_strips() -> None:
+    """A lone row whose detector boxed two strips as one (held-out game 11002 of stop 24, used for tuning here: a
+    red Skip's strip and the red 3's beside it boxed 77 mm wide, the 3 missed, a hand of five read as four). A box
+    wider than a card is no one card, so the gap at its end hides one."""
+    rights = [56.0, 119.0, 151.0, 183.0]  # seen by their right edges: 63 = two pitches (31.5), then 32, 32
+    widths = [56.0, 77.0, 48.0, 44.0]  # the first whole, the second two strips boxed as one
+    boxes = [(r - w, r, 20.0, 107.0) for r, w in zip(rights, widths, strict=True)]
+    strips = hidden_in_row(boxes, seen_covered=True)
+    assert [(round(s[0]), round(s[1])) for s in strips] == [(56, 88)]
+    # the same gap beside a box a card wide, with nothing on it, is the table between cards laid apart
+    apart = [(r - w, r, 20.0, 107.0) for r, w in zip(rights, [56.0, 56.0, 48.0, 44.0], strict=True)]
+    assert hidden_in_row(apart, seen_covered=True) == []
 
 
 def test_a_card_boxed_twice_in_a_row_counts_once() -> None:
