@@ -87,6 +87,12 @@ def still_rising(counts: list[int], reads: int) -> bool:
     return reads <= len(counts) < reads + EXTRA_READS and counts[-1] > settled_count(counts)
 
 
+def draw_event(seat: int, t: float, count: int, confidence: float, seen_t: float) -> dict[str, Any]:
+    """A `draw` event of EVENTS.md: `t` when the hand was last on the pile, `seen_t` when it was decided."""
+    return {"t": round(t, 3), "type": "draw", "seat": seat, "count": count, "source": "vision",
+            "confidence": round(confidence, 3), "seen_t": round(seen_t, 3)}
+
+
 def without_merged(backs: list[Seen]) -> list[Seen]:
     """Drop a box that holds most of two or more other boxes: the detector's box around a pair of overlapping
     cards beside its boxes for each (NMS keeps both, their overlap being small against the big box)."""
@@ -154,6 +160,8 @@ class DrawTracker:
             if self.discard.contains(h.tip) and v is not None and not v.left:
                 if seat not in self.crossing or h.reach > v.max_reach - 15:
                     del self.visits[seat]  # passing over the draw pile on to the discard pile
+                    if v.before and v.first_t is not None:  # what an earlier trip carried home stays drawn
+                        out.append(draw_event(seat, v.first_t, v.before, 0.5, t))
                     continue
                 # coming back from the draw pile over the discard pile, which lies between this seat and the
                 # draw pile: the hand is leaving with what it took
@@ -167,8 +175,7 @@ class DrawTracker:
                     v = self.visits[seat] = Visit(seat, t, h.reach, last_seen=t, before=before, first_t=first_t)
                 if v.before and v.first_t is not None and t - v.first_t > TRIPS_S:
                     # no second trip of one draw stays this long: the earlier trip's cards are a draw of their own
-                    out.append({"t": round(v.first_t, 3), "type": "draw", "seat": seat, "count": v.before,
-                                "source": "vision", "confidence": 0.5, "seen_t": round(t, 3)})
+                    out.append(draw_event(seat, v.first_t, v.before, 0.5, t))
                     v.before, v.first_t = 0, None
                 v.t, v.max_reach = t, max(v.max_reach, h.reach)
                 v.reach, v.jumps, v.jumped_reach = h.reach, 0, []
@@ -192,9 +199,8 @@ class DrawTracker:
                 n = carry_count(v.counts, v.hidden)
                 if (n or v.before) > 0:
                     agree = sum(1 for c, k in zip(v.counts, v.hidden, strict=True) if c + k == n) / len(v.counts)
-                    out.append({"t": round(v.t if v.first_t is None else v.first_t, 3), "type": "draw",
-                                "seat": seat, "count": n or v.before, "source": "vision",
-                                "confidence": round(0.5 + 0.5 * agree, 3), "seen_t": round(t, 3)})
+                    out.append(draw_event(seat, v.t if v.first_t is None else v.first_t, n or v.before,
+                                          0.5 + 0.5 * agree, t))
         for seat in list(self.visits):  # the hand left the table (or was lost for a while): decide with what was read
             v = self.visits[seat]
             if seat in by_seat:
@@ -203,8 +209,7 @@ class DrawTracker:
                 self.visits.pop(seat)
                 count, first_t = self.cut_short(v)
                 if count > 0:
-                    out.append({"t": round(v.t if first_t is None else first_t, 3), "type": "draw", "seat": seat,
-                                "count": count, "source": "vision", "confidence": 0.5, "seen_t": round(t, 3)})
+                    out.append(draw_event(seat, v.t if first_t is None else first_t, count, 0.5, t))
         return out
 
     @staticmethod

@@ -171,8 +171,8 @@ def hidden_in_row(boxes: list[tuple[float, float, float, float]], covered_from: 
     hides a card only where the card seen at its near edge is itself cut short (its box narrower than
     `COVERED_WIDTH` of a card), as it is under the card laid next on it, or boxed with a neighbour's strip
     (wider than `TWO_STRIPS` cards); a card with nothing on it shows whole, and a gap beside it is only the
-    table between two cards laid apart. `pitch`: the hand's pitch
-    (`hand_pitch`), tried where the row's own edges make none."""
+    table between two cards laid apart. `pitch`: the hand's pitch (`hand_pitch`), tried where the row's own
+    edges make none."""
     fit = _row_fit(boxes)
     if fit is None and pitch is not None:
         fit = _row_fit(boxes, pitch)

@@ -471,3 +471,14 @@ def test_a_carry_cut_short_by_the_hand_on_the_pile_again_is_not_lost() -> None:
     for k in range(6):
         frames.step(1.3 + 0.03 * k, out)
     assert [(e["count"], e["t"]) for e in frames.events] == [(1, 1.0)]
+
+    # the seat's "hand" then goes on over the pile to the discard pile (tuning game 1207: the ghost's visit taken
+    # on by the hand laying a card): the cards carried home on the first trip stay drawn
+    model, tracker, backs = _carrying_tracker()
+    frames = _Frames(model, tracker)
+    frames.step(1.0, pile)
+    at(out)
+    frames.step(1.1, out)
+    frames.step(1.2, pile)
+    frames.step(1.3, model.table.discard.centre)
+    assert [(e["count"], e["t"]) for e in frames.events] == [(2, 1.0)]
