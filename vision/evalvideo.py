@@ -95,8 +95,11 @@ def _with_spoken_target(e: dict[str, Any], true_plays: list[dict[str, Any]]) -> 
 def merge_with_truth(truth_log: list[dict[str, Any]], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The true non-visual events (match/hand start, speech, referee) with the pipeline's visual events, in time
     order (a tie keeps the visual event first: a colour is named after its Wild lands). What is said about a play
-    rather than seen (its colour, its swap target) comes from the true log (`_with_spoken_target`)."""
-    keep = [(float(e["t"]), 1, i, e) for i, e in enumerate(truth_log) if e["type"] not in VISUAL_TYPES]
+    rather than seen (its colour, its swap target) comes from the true log (`_with_spoken_target`), and so does a
+    `reveal` of no cards: an empty hand shows nothing on the table (the renderer lays nothing,
+    `datasets.gamevideo_plan`), so a seat claiming one is heard or ruled on, never seen."""
+    keep = [(float(e["t"]), 1, i, e) for i, e in enumerate(truth_log)
+            if e["type"] not in VISUAL_TYPES or (e["type"] == "reveal" and not e.get("cards"))]
     keep += [(float(e["t"]), 1, i, {"t": e["t"], "type": "color", "seat": e.get("seat"), "color": e["color"]})
              for i, e in enumerate(truth_log) if e["type"] in ("play", "starter") and e.get("color")]
     true_plays = [e for e in truth_log if e["type"] == "play"]

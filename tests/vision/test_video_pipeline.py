@@ -156,6 +156,21 @@ def test_merge_passes_on_a_named_swap_target() -> None:
     assert [e for e in merge_with_truth(unplaced, seen) if e["type"] == "play"][0]["target"] == 3
 
 
+def test_merge_keeps_a_true_reveal_of_no_cards() -> None:
+    """An empty hand shows nothing on the table (the renderer lays nothing), so a seat's reveal of no cards is
+    said, not seen: the merge keeps it from the true log (held-out game 13004: a seat holding one card revealed
+    none, a true `count_mismatch` no camera can give). A reveal with cards is the camera's to give."""
+    truth = [{"t": 0.0, "type": "match_start", "ruleset": "mattel", "players": ["a", "b", "c", "d"]},
+             {"t": 0.1, "type": "hand_start", "dealer": 0},
+             {"t": 5.0, "type": "reveal", "seat": 2, "cards": []},
+             {"t": 6.0, "type": "reveal", "seat": 3, "cards": ["red-3"]}]
+    merged = merge_with_truth(truth, [])
+    assert [(e["type"], e["seat"]) for e in merged if e["type"] == "reveal"] == [("reveal", 2)]
+    seen = [{"t": 6.3, "type": "reveal", "seat": 3, "cards": ["red-3"], "source": "vision", "seen_t": 7.0}]
+    merged = merge_with_truth(truth, seen)
+    assert [(e["seat"], e["cards"]) for e in merged if e["type"] == "reveal"] == [(2, []), (3, ["red-3"])]
+
+
 def _starter_script(ruleset: str, first: str) -> list[dict[str, Any]]:
     return [
         {"t": 0.0, "type": "match_start", "ruleset": ruleset, "players": ["A", "B", "C", "D"]},
