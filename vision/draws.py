@@ -160,8 +160,7 @@ class DrawTracker:
             if self.discard.contains(h.tip) and v is not None and not v.left:
                 if seat not in self.crossing or h.reach > v.max_reach - 15:
                     del self.visits[seat]  # passing over the draw pile on to the discard pile
-                    if v.before and v.first_t is not None:  # what an earlier trip carried home stays drawn
-                        out.append(draw_event(seat, v.first_t, v.before, 0.5, t))
+                    out += self.earlier_trip(v, t)  # what an earlier trip carried home stays drawn
                     continue
                 # coming back from the draw pile over the discard pile, which lies between this seat and the
                 # draw pile: the hand is leaving with what it took
@@ -173,10 +172,9 @@ class DrawTracker:
                         continue  # coming back over the pile from further in (the discard pile): not a visit
                     before, first_t = self.cut_short(v)
                     v = self.visits[seat] = Visit(seat, t, h.reach, last_seen=t, before=before, first_t=first_t)
-                if v.before and v.first_t is not None and t - v.first_t > TRIPS_S:
+                if v.first_t is not None and t - v.first_t > TRIPS_S:
                     # no second trip of one draw stays this long: the earlier trip's cards are a draw of their own
-                    out.append(draw_event(seat, v.first_t, v.before, 0.5, t))
-                    v.before, v.first_t = 0, None
+                    out += self.earlier_trip(v, t)
                 v.t, v.max_reach = t, max(v.max_reach, h.reach)
                 v.reach, v.jumps, v.jumped_reach = h.reach, 0, []
                 continue
@@ -211,6 +209,16 @@ class DrawTracker:
                 if count > 0:
                     out.append(draw_event(seat, v.t if first_t is None else first_t, count, 0.5, t))
         return out
+
+    @staticmethod
+    def earlier_trip(v: Visit, t: float) -> list[dict[str, Any]]:
+        """The draw of the cards an earlier trip of `v` carried home (`Visit.before`), as a draw of its own, taken
+        off the visit; none when there were none."""
+        if not v.before or v.first_t is None:
+            return []
+        event = draw_event(v.seat, v.first_t, v.before, 0.5, t)
+        v.before, v.first_t = 0, None
+        return [event]
 
     @staticmethod
     def cut_short(v: Visit | None) -> tuple[int, float | None]:

@@ -159,6 +159,16 @@ def hand_pitch(rows: list[list[tuple[float, float, float, float]]]) -> float | N
     return min(fits, key=lambda f: f[1])[0] if fits else None
 
 
+def _strip_band(boxes: list[tuple[float, float, float, float]], covered_from: float | None) -> tuple[float, float]:
+    """(v0, v1) of the strips added to a row: the row's typical extent from the player's edge, stopping where the
+    next row starts covering it (`covered_from`), so a strip's crop shows its own card."""
+    v0 = float(np.median([b[2] for b in boxes]))
+    v1 = float(np.median([b[3] for b in boxes]))
+    if covered_from is not None and covered_from > v0 + MIN_PITCH_MM:
+        v1 = min(v1, covered_from)
+    return v0, v1
+
+
 def hidden_in_row(boxes: list[tuple[float, float, float, float]], covered_from: float | None = None,
                   seen_covered: bool = False,
                   pitch: float | None = None) -> list[tuple[float, float, float, float]]:
@@ -179,10 +189,7 @@ def hidden_in_row(boxes: list[tuple[float, float, float, float]], covered_from: 
     if fit is None:
         return []
     pitch, _, side, edges = fit
-    v0 = float(np.median([b[2] for b in boxes]))
-    v1 = float(np.median([b[3] for b in boxes]))
-    if covered_from is not None and covered_from > v0 + MIN_PITCH_MM:
-        v1 = min(v1, covered_from)
+    v0, v1 = _strip_band(boxes, covered_from)
     out = []
     for a, b in zip(edges, edges[1:], strict=False):
         k = round((b - a) / pitch)
@@ -216,10 +223,7 @@ def short_of_extent(boxes: list[tuple[float, float, float, float]], found: list[
     extra = round(n) - len(boxes) - len(found)
     if abs(n - round(n)) >= PITCH_FIT or not 1 <= extra <= EXTENT_MAX:
         return []
-    v0 = float(np.median([b[2] for b in boxes]))
-    v1 = float(np.median([b[3] for b in boxes]))
-    if covered_from is not None and covered_from > v0 + MIN_PITCH_MM:
-        v1 = min(v1, covered_from)
+    v0, v1 = _strip_band(boxes, covered_from)
     lefts = sorted([b[0] for b in boxes] + [f[0] for f in found])
     widest = sorted(zip(np.diff(lefts), lefts[:-1], strict=True), reverse=True)[:extra]
     return [(a + g / 2 - pitch / 2, a + g / 2 + pitch / 2, v0, v1) for g, a in widest]

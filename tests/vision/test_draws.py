@@ -407,78 +407,61 @@ def _carrying_tracker() -> tuple[Any, DrawTracker, list[Seen]]:
     return model, tracker, backs
 
 
-def test_a_carry_cut_short_by_the_hand_on_the_pile_again_is_not_lost() -> None:
-    """Tuning game 1207: a hand shown at a challenge and picked up over the draw pile left its ghost there. The
-    hand carrying six cards home was read once, then its blob merged with the ghost, the "hand" was on the pile
-    again, and the visit began anew: the six cards were lost. Now what was read carries over: the draw is made
-    when the visit ends, at the first trip's time, of what the last trip that read any back showed."""
+def _cut_short_trip() -> tuple[Any, _Frames, list[Seen], np.ndarray]:
+    """A hand on the draw pile at 1.0 s, leaving with two backs (read once at 1.1 s, 120 mm out towards its seat,
+    the backs moving with it), and on the pile again at 1.2 s before the reads were done: (model, frames, backs
+    the reader sees, the point it left to)."""
+    from vision.motion import LOW
+
     model, tracker, backs = _carrying_tracker()
     pile = model.table.draw.centre
     home = model.edge_points[0]
     out = pile + (home - pile) / np.hypot(*(home - pile)) * 120.0  # out of the pile's zone, towards the seat
     assert model.table.draw.contains(pile) and not model.table.draw.contains(out)
-
-    def at(p: np.ndarray) -> None:  # two backs at the fingers, moving with them (the pile lies still)
-        from vision.motion import LOW
-
-        backs[:] = [_back(p[0] - 60.0, p[1] - 45.0, p[0] - 4.0, p[1] + 42.0),
-                    _back(p[0] + 4.0, p[1] - 45.0, p[0] + 60.0, p[1] + 42.0)]
-        model.motion[:] = False
-        model.motion[int((p[1] - 45) * LOW):int((p[1] + 42) * LOW), int((p[0] - 60) * LOW):int((p[0] + 60) * LOW)] = True
-        model.motion &= ~tracker.pile_mask
-
     frames = _Frames(model, tracker)
     frames.step(1.0, pile)
-    at(out)
-    frames.step(1.1, out)  # leaving with two cards: read once
-    frames.step(1.2, pile)  # on the pile again before the reads were done
+    backs[:] = [_back(out[0] - 60.0, out[1] - 45.0, out[0] - 4.0, out[1] + 42.0),
+                _back(out[0] + 4.0, out[1] - 45.0, out[0] + 60.0, out[1] + 42.0)]
+    y0, y1, x0, x1 = (int(c * LOW) for c in (out[1] - 45, out[1] + 42, out[0] - 60, out[0] + 60))
+    model.motion[y0:y1, x0:x1] = True
+    model.motion &= ~tracker.pile_mask  # the pile lies still
+    frames.step(1.1, out)
+    frames.step(1.2, pile)
     assert frames.events == []
+    return model, frames, backs, out
+
+
+def test_a_carry_cut_short_by_the_hand_on_the_pile_again_is_not_lost() -> None:
+    """Tuning game 1207: a hand shown at a challenge and picked up over the draw pile left its ghost there. The
+    hand carrying six cards home was read once, then its blob merged with the ghost, the "hand" was on the pile
+    again, and the visit began anew: the six cards were lost. Now what was read carries over: the draw is made
+    when the visit ends, at the first trip's time, of what the last trip that read any back showed."""
+    _, frames, _, _ = _cut_short_trip()
     for k in range(8):  # the hand is gone
         frames.step(1.3 + 0.1 * k, None)
     assert [(e["count"], e["t"]) for e in frames.events] == [(2, 1.0)]
 
+    def home_again(frames: _Frames, out: np.ndarray) -> list[tuple[int, float]]:
+        for k in range(6):
+            frames.step(1.3 + 0.03 * k, out)
+        return [(e["count"], e["t"]) for e in frames.events]
+
     # the hand read again on its way home, the same two cards in it: one draw of two, not four (tuning game 1107)
-    model, tracker, backs = _carrying_tracker()
-    frames = _Frames(model, tracker)
-    frames.step(1.0, pile)
-    at(out)
-    frames.step(1.1, out)
-    frames.step(1.2, pile)
-    for k in range(6):
-        frames.step(1.3 + 0.03 * k, out)
-    assert [(e["count"], e["t"]) for e in frames.events] == [(2, 1.0)]
+    _, frames, _, out = _cut_short_trip()
+    assert home_again(frames, out) == [(2, 1.0)]
 
     # a hand that goes back for more comes home holding all it took: one draw of three
-    model, tracker, backs = _carrying_tracker()
-    frames = _Frames(model, tracker)
-    frames.step(1.0, pile)
-    at(out)
-    frames.step(1.1, out)
-    frames.step(1.2, pile)
+    _, frames, backs, out = _cut_short_trip()
     backs.append(_back(out[0] + 20.0, out[1] - 45.0, out[0] + 76.0, out[1] + 42.0))
-    for k in range(6):
-        frames.step(1.3 + 0.03 * k, out)
-    assert [(e["count"], e["t"]) for e in frames.events] == [(3, 1.0)]
+    assert home_again(frames, out) == [(3, 1.0)]
 
     # a trip cut short whose read took in something more, then a whole trip home: the whole trip's count stands
-    model, tracker, backs = _carrying_tracker()
-    frames = _Frames(model, tracker)
-    frames.step(1.0, pile)
-    at(out)
-    frames.step(1.1, out)
-    frames.step(1.2, pile)
+    _, frames, backs, out = _cut_short_trip()
     backs[:] = backs[:1]
-    for k in range(6):
-        frames.step(1.3 + 0.03 * k, out)
-    assert [(e["count"], e["t"]) for e in frames.events] == [(1, 1.0)]
+    assert home_again(frames, out) == [(1, 1.0)]
 
     # the seat's "hand" then goes on over the pile to the discard pile (tuning game 1207: the ghost's visit taken
     # on by the hand laying a card): the cards carried home on the first trip stay drawn
-    model, tracker, backs = _carrying_tracker()
-    frames = _Frames(model, tracker)
-    frames.step(1.0, pile)
-    at(out)
-    frames.step(1.1, out)
-    frames.step(1.2, pile)
+    model, frames, _, _ = _cut_short_trip()
     frames.step(1.3, model.table.discard.centre)
     assert [(e["count"], e["t"]) for e in frames.events] == [(2, 1.0)]
