@@ -25,11 +25,12 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _serve(data: Path, port: int) -> subprocess.Popen[bytes]:
+def _serve(data: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     """Start `unotable serve` on `port` and wait until *this* process answers: it must list our table (a server
     left over from another test on a reused port would answer too, and the agent's posts would go astray)."""
-    proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--data", str(data), "--threads", "16"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with log.open("a", encoding="utf-8") as out:
+        proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--data", str(data), "--threads", "16"],
+                                stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -50,10 +51,13 @@ def _stored(port: int, table: str) -> list[dict[str, Any]]:
         return list(json.loads(resp.read())["events"])
 
 
-def _agent(port: int, token: str, spool: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([*CLI, "agent", "--server", f"http://127.0.0.1:{port}", "--token", token, "--table",
-                             "hall-1", "--spool", str(spool), "--drain-timeout", "60"],
-                            stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def _agent(port: int, token: str, spool: Path, stderr: Path) -> subprocess.Popen[str]:
+    """The agent's stderr goes to a file (appended across restarts) so a failing assertion can show what it said;
+    a pipe nobody reads could also fill and stall it."""
+    with stderr.open("a", encoding="utf-8") as err:
+        return subprocess.Popen([*CLI, "agent", "--server", f"http://127.0.0.1:{port}", "--token", token, "--table",
+                                 "hall-1", "--spool", str(spool), "--drain-timeout", "60"],
+                                stdin=subprocess.PIPE, stderr=err, text=True)
 
 
 def _feed(agent: subprocess.Popen[str], events: list[dict[str, Any]]) -> None:
@@ -85,31 +89,34 @@ def test_server_and_agent_killed_mid_game_lose_and_double_nothing(tmp_path: Path
     out = subprocess.run([*CLI, "table", "add", "hall-1", "--data", str(data)], capture_output=True, text=True,
                          check=True)
     token = out.stdout.strip().splitlines()[-1].split()[-1]
+    served_log = tmp_path / "server.log"
     for attempt in range(3):  # a free port can be taken by another process before the server binds it
         port = _free_port()
         try:
-            server = _serve(data, port)
+            server = _serve(data, port, served_log)
             break
         except AssertionError:
             if attempt == 2:
                 raise
-    agent = _agent(port, token, spool)
+    said = tmp_path / "agent.stderr"
+    agent = _agent(port, token, spool, said)
     third = len(events) // 3
     try:
         _feed(agent, events[:third])
-        assert len(_wait_for(port, third)) == third
+        first = _wait_for(port, third)
+        assert len(first) == third, f"{len(first)} of {third} stored; the agent said: {said.read_text()!r}; the server: {served_log.read_text()[-3000:]!r}"
         os.kill(server.pid, signal.SIGKILL)  # the server dies mid-hand
         server.wait()
         _feed(agent, events[third:2 * third])  # the rig keeps queueing while it is gone
         time.sleep(1.0)
         os.kill(agent.pid, signal.SIGKILL)  # and the agent dies too, with a backlog on disk
         agent.wait()
-        server = _serve(data, port)
-        agent = _agent(port, token, spool)  # a restarted agent resends from its spool
+        server = _serve(data, port, served_log)
+        agent = _agent(port, token, spool, said)  # a restarted agent resends from its spool
         _feed(agent, events[2 * third:])
         assert agent.stdin is not None
         agent.stdin.close()
-        assert agent.wait(timeout=120) == 0, agent.stderr.read() if agent.stderr else ""
+        assert agent.wait(timeout=120) == 0, said.read_text()
         stored = _wait_for(port, len(events))
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/hall-1/state", timeout=5) as resp:
             served = json.loads(resp.read())["state"]
