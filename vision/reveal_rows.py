@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.readers import CardReader, Seen
+from vision.readers import CardReader, Seen, rectify
+from vision.row_edges import PROFILE_SCALE, RowComb, count_row, edge_profile
 from vision.tablefile import CARD_W_MM, Table, Zone
 
 ROW_GAP_MM = 20.0
@@ -82,6 +83,24 @@ class SeatFrame:
         x0, y0 = pts.min(axis=0)
         x1, y1 = pts.max(axis=0)
         return float(x0), float(y0), float(x1), float(y1)
+
+    def crop(self, image: np.ndarray, table: Table, band: tuple[float, float, float, float],
+             scale: float) -> np.ndarray:
+        """The seat-frame band (u0, u1, v0, v1) seen from above at `scale` px/mm, turned so that columns run along
+        `u` and rows along `v` (a row of cards reads the same way at every seat)."""
+        crop = rectify(image, table, self.to_table(*band), scale)
+        if abs(self.u[0]) > 0.5:  # u along the table's x
+            if self.u[0] < 0:
+                crop = crop[:, ::-1]
+            if self.v[1] < 0:
+                crop = crop[::-1]
+        else:
+            crop = crop.transpose(1, 0, 2)
+            if self.u[1] < 0:
+                crop = crop[:, ::-1]
+            if self.v[0] < 0:
+                crop = crop[::-1]
+        return np.ascontiguousarray(crop)
 
 
 def reaching(table: Table, zone: Zone, reach_mm: float) -> Zone:
@@ -247,12 +266,51 @@ def edge_twins(boxes: list[tuple[float, float, float, float]], scores: list[floa
 Namer = Callable[[list[tuple[float, float, float, float]]], list[tuple[str, float]]]
 """Names table boxes: (code, confidence) for each."""
 
+Profiler = Callable[[tuple[float, float, float, float]], np.ndarray]
+"""The edge profile (`vision.row_edges.edge_profile`) of a seat-frame band (u0, u1, v0, v1) of the frame read:
+`PROFILE_SCALE` columns a mm from u0."""
 
-def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer) -> list[Seen]:
+PROFILE_PAD_MM = 8.0
+"""The band profiled runs this far past the row's ends along it (the comb's end teeth sit on the row's ends)..."""
+PROFILE_INSET_MM = 3.0
+"""... and stops this far inside its near and far sides (the card's own rounded corners and the cloth)."""
+
+
+def row_comb(boxes: list[tuple[float, float, float, float]], covered_from: float | None,
+             profile: Profiler) -> RowComb | None:
+    """The picture's count of one row (`vision.row_edges.count_row`), profiled over the depth that the next row
+    leaves uncovered (`_strip_band`), or None where it makes none."""
+    left, right = min(b[0] for b in boxes), max(b[1] for b in boxes)
+    v0, v1 = _strip_band(boxes, covered_from)
+    if v1 - v0 < 2 * PROFILE_INSET_MM + MIN_PITCH_MM:
+        return None
+    u0 = left - PROFILE_PAD_MM
+    return count_row(profile((u0, right + PROFILE_PAD_MM, v0 + PROFILE_INSET_MM, v1 - PROFILE_INSET_MM)), u0,
+                     left, right)
+
+
+def unboxed(comb: RowComb, boxes: list[tuple[float, float, float, float]],
+            covered_from: float | None) -> list[tuple[float, float, float, float]]:
+    """Seat-frame strips (u0, u1, v0, v1) of the cards of `comb` beyond the row's boxes: as many as the comb
+    counts more, at the cards no box holds (a box holds the card whose shown edge its own end on that side lies
+    at), those farthest from any box's end first (two boxes of one strip leave a held card looking free)."""
+    missing = comb.n - len(boxes)
+    if missing <= 0:
+        return []
+    held = {comb.card_of(b) for b in boxes}
+    ends = np.array([b[1] if comb.shown == "right" else b[0] for b in boxes])
+    free = sorted((k for k in range(comb.n) if k not in held), key=lambda k: -np.abs(ends - comb.edges[k]).min())
+    v0, v1 = _strip_band(boxes, covered_from)
+    return [(*comb.visible(k), v0, v1) for k in sorted(free[:missing])]
+
+
+def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer, profile: Profiler | None = None) -> list[Seen]:
     """`seen` (a seat zone's read) with the cards hidden in its rows' gaps added, named by `name`; a strip named
-    as a card back is no card of the hand and is left out."""
+    as a card back is no card of the hand and is left out. `profile`: the frame's edge profiles; a row the
+    picture counts (`row_comb`) gets the cards of its count that no box holds, and the box-based steps below
+    are for rows it does not count."""
     faces = [s for s in seen if s.code != "back" and zone.contains(s.centre)]
-    if len(faces) < MIN_ROW:
+    if len(faces) < (1 if profile is not None else MIN_ROW):
         return seen
     frame = SeatFrame.of(table, zone)
     twins = edge_twins([frame.to_seat(s.box_mm) for s in faces], [s.card_score for s in faces])
@@ -268,11 +326,18 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer) -> list[S
     pitch = hand_pitch([[boxes[i] for i in row] for row in rows])
     strips = []
     for k, row in enumerate(rows):
+        row_boxes = [boxes[i] for i in row]
         covered_from = starts[k + 1] if k + 1 < len(rows) else None
-        in_gaps = hidden_in_row([boxes[i] for i in row], covered_from, seen_covered=len(rows) < 2, pitch=pitch)
+        comb = row_comb(row_boxes, covered_from, profile) if profile is not None else None
+        if comb is not None:
+            strips += unboxed(comb, row_boxes, covered_from)
+            continue
+        if len(faces) < MIN_ROW:
+            continue
+        in_gaps = hidden_in_row(row_boxes, covered_from, seen_covered=len(rows) < 2, pitch=pitch)
         strips += in_gaps
         if len(rows) > 1:  # in a lone row every corner shows: a card missed there is one in a gap (above)
-            strips += short_of_extent([boxes[i] for i in row], in_gaps, pitch, covered_from)
+            strips += short_of_extent(row_boxes, in_gaps, pitch, covered_from)
     if not strips:
         return seen
     table_boxes = [frame.to_table(*s) for s in strips]
@@ -362,4 +427,9 @@ class RowReader:
         if getattr(self.namer, "reveal", None) is not None:
             # the faces read, and the dark faces taken for backs; the strips below are named once, as added
             seen = renamed(seen, self.zone, name, also=dark_backs(seen, self.table, self.zone))
-        return fill_rows(seen, self.table, self.zone, name)
+        frame = SeatFrame.of(self.table, self.zone)
+
+        def profile(band: tuple[float, float, float, float]) -> np.ndarray:
+            return edge_profile(frame.crop(image, self.table, band, PROFILE_SCALE))
+
+        return fill_rows(seen, self.table, self.zone, name, profile)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -17,7 +19,9 @@ from vision.reveal_rows import (
     rows_of,
     short_of_extent,
 )
-from vision.tablefile import default_table
+from vision.tablefile import CARD_W_MM, default_table
+
+from .test_row_edges import PAD, laid_row
 
 PITCH = 32.0
 
@@ -114,7 +118,7 @@ def test_seat_frame_runs_from_each_seats_edge_inwards(seats: int) -> None:
 
 def _seat0_hand(lefts_row1: list[float], lefts_row2: list[float]) -> tuple[object, object, list[Seen]]:
     """Seen boxes (table mm) of a two-row hand at seat 0 (the bottom edge): row 1 nearest the player."""
-    table = default_table(4)
+    table = replace(default_table(4), image_to_table=np.eye(3))  # calibrated: the picture is the table, 1 px/mm
     zone = table.seat_zones()[0]
     frame = SeatFrame.of(table, zone)
     u_mid = float((zone.polygon.mean(axis=0) - frame.origin) @ frame.u) - 100
@@ -211,6 +215,39 @@ def test_row_reader_fills_only_a_count() -> None:
     assert len(reader.read(image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)) == len(seen) + 1
     assert len(reader.read(image, (0, 0, 10, 10), 1.5, 0.0)) == len(seen)  # naming, not counting
     assert len(RowReader(_Reader(seen), table, zone, None).read(image, (0, 0, 10, 10), 1.5, 0.0, 0.2)) == len(seen)
+
+
+def test_row_reader_counts_a_row_from_the_picture_where_boxes_say_nothing() -> None:
+    """Held-out game 13009 of an earlier stop: a lone row of seven with four boxed (their box edges too few and too
+    uneven to make a pitch), read as four. The picture counts it: rendered faces laid at a 31 mm pitch in front
+    of seat 0, seen by a camera at 4 px/mm; the reader is given boxes of the first, the last and two middle cards,
+    and adds the three it missed, each a pitch wide in its own place."""
+    n, pitch, scale = 7, 31.0, 4.0
+    table = replace(default_table(4), image_to_table=np.diag([1 / scale, 1 / scale, 1.0]))
+    zone = table.seat_zones()[0]
+    frame = SeatFrame.of(table, zone)
+    crop, left, right = laid_row(n, pitch, seed=13)  # seat frame: columns along u from u = -PAD, rows along v
+    u_start = float((zone.polygon.mean(axis=0) - frame.origin) @ frame.u) - right / 2
+    v_start = 110.0
+    image = np.empty((int(table.height * scale), int(table.width * scale), 3), np.uint8)
+    image[:] = (60, 110, 50)
+    x0, y0, x1, y1 = frame.to_table(u_start - PAD, u_start - PAD + crop.shape[1] / scale, v_start,
+                                    v_start + crop.shape[0] / scale)
+    flipped = crop[::-1, ::-1] if frame.u[0] < 0 else crop  # seat 0 sits at the bottom edge: u runs to -x, v to -y
+    ys, xs = int(round(y0 * scale)), int(round(x0 * scale))
+    image[ys:ys + crop.shape[0], xs:xs + crop.shape[1]] = flipped
+    edges = [left + CARD_W_MM + k * pitch for k in range(n)]
+    shown = [0, 3, 5, 6]  # the detector's boxes: the whole top card, then strips reaching 10 mm under their cover
+    boxes = [(u_start + (left if k == 0 else edges[k] - pitch - 10), u_start + edges[k], v_start, v_start + 87.0)
+             for k in shown]
+    seen = [Seen("red-5", frame.to_table(*b), 0.9) for b in boxes]
+    out = RowReader(_Reader(seen), table, zone, _Namer()).read(image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)
+    assert len(out) == n
+    added = sorted(frame.to_seat(s.box_mm)[:2] for s in out[len(seen):])
+    expected = [(u_start + edges[k] - pitch, u_start + edges[k]) for k in (1, 2, 4)]
+    assert np.allclose(added, expected, atol=3.5)
+    blank = np.zeros_like(image)  # the same boxes on a picture of nothing: no comb, the boxes' count stands
+    assert len(RowReader(_Reader(seen), table, zone, _Namer()).read(blank, (0, 0, 10, 10), 1.5, 0.0, 0.2)) == 4
 
 
 class _RevealNamer(_Namer):

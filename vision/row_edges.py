@@ -1,0 +1,127 @@
+"""A revealed row counted from the picture: the card edges that cross it at a steady pitch.
+
+Why: the detector's boxes of a row's half-hidden strips are missed or wander (5-9 mm against a pitch of about
+32), so a count built from boxes alone (`vision.reveal_rows`) misses cards where two or three strips in a row go
+unboxed, and the engine flags a `count_mismatch` that did not happen (held-out game 13009: a first row of seven
+with four boxed, the hand of nine read as six). The picture itself is plainer: every card in an overlapping row
+shows one straight edge across the whole row's depth, where its white border meets the card it lies on. Seen
+from above and summed down the row, these edges make a comb of sharp peaks a pitch apart, while a card's print
+(an oval, a digit, a Skip's ring) crosses only part of the depth and drops out of a median.
+
+A row of n cards laid at pitch p with the top card at one end spans (n - 1) p and a card's width; the edges that
+show are the top card's inner edge and then one every pitch to the row's far end. So for each n (and each end
+on top) the comb is fixed by the row's two ends, and the row holds n cards when every tooth of that comb finds an
+edge. A comb of half the pitch puts teeth between the edges, on card faces, and fails; a comb of twice the pitch
+also finds edges at every tooth, so of the combs that hold the one with the most cards is taken.
+
+Geometry is in the seat's frame (`vision.reveal_rows.SeatFrame`): `u` along the player's table edge, `v` into
+the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from scipy.ndimage import maximum_filter1d
+
+from vision.tablefile import CARD_W_MM
+
+PROFILE_SCALE = 4.0
+"""Pixels per mm of the row's crop (`vision.reveal_rows.SeatFrame.crop`): a card's border (about 3 mm) spans 12 pixels, its edge's peak about 4."""
+EDGE_SMOOTH_MM = 1.0
+"""The edge image is smoothed this much along the row before the median down it, so an edge a degree or two off
+square (a card laid a little turned moves its edge 1-2 mm over a row's depth) still adds up in one place."""
+TOOTH_MM = 1.5
+"""A comb's tooth finds an edge within this distance: the ends the comb hangs from are box ends, a few mm off."""
+WIDTH_SLACK_MM = 3.0
+"""The top card's width is searched this far either side of a card's width: its box (one end of the comb) and a
+card turned a little make its seen width wander."""
+EDGE_OVER_BACKGROUND = 3.0
+"""A comb holds when its weakest tooth's edge is this many times the row's typical edge strength (the median of
+its profile: print, cloth and noise) ..."""
+EDGE_MIN = 12.0
+"""... and at least this strong (mean absolute Sobel response, 8-bit grey, after smoothing): a flat row (cloth
+only, a crop of nothing) has no comb however faint its background."""
+COMB_TIE = 0.5
+"""Of the combs that hold, the one with the most cards is taken where its weakest tooth is at least this share of
+the best comb's: a comb of twice the pitch holds as well as the true one, a comb of half the pitch does not."""
+MIN_PITCH_MM = 10.0
+MAX_PITCH_MM = 0.9 * CARD_W_MM
+MAX_CARDS = 25
+"""No row holds more: a hand of more cards is laid in more rows."""
+
+
+@dataclass(frozen=True)
+class RowComb:
+    """A row's cards as the picture counts them: `n` cards at `pitch`, each showing its edge on `shown` side
+    ("right": each card lies on the one to its right, so its right edge shows; "left": the other way), the top
+    card `width` wide; `edges[k]` is card k's shown edge, from the top card on; `strength` is the weakest tooth's
+    edge strength."""
+
+    n: int
+    shown: str
+    width: float
+    pitch: float
+    edges: tuple[float, ...]
+    strength: float
+
+    def visible(self, k: int) -> tuple[float, float]:
+        """(u0, u1) of the part of card k that shows: the whole top card, a pitch of every other."""
+        e = self.edges[k]
+        reach = self.width if k == 0 else self.pitch
+        return (e - reach, e) if self.shown == "right" else (e, e + reach)
+
+    def card_of(self, box: tuple[float, float, float, float]) -> int | None:
+        """The card whose shown edge a seat-frame box's end on the shown side lies at (within half a pitch)."""
+        end = box[1] if self.shown == "right" else box[0]
+        k = int(np.argmin([abs(end - e) for e in self.edges]))
+        return k if abs(end - self.edges[k]) <= self.pitch / 2 else None
+
+
+def edge_profile(crop: np.ndarray) -> np.ndarray:
+    """Per column of a seat-frame crop (columns along `u`): the median, down the row, of the edge strength across
+    it. An edge that crosses the whole row (a card's border) keeps its strength; print crossing less than half the
+    depth drops out."""
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32) if crop.ndim == 3 else crop.astype(np.float32)
+    gx = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
+    gx = cv2.GaussianBlur(gx, (0, 0), sigmaX=EDGE_SMOOTH_MM * PROFILE_SCALE, sigmaY=0.1)
+    return np.asarray(np.median(gx, axis=0), dtype=np.float64)
+
+
+def count_row(profile: np.ndarray, u_start: float, left: float, right: float) -> RowComb | None:
+    """The comb that counts a row spanning `left`..`right` (u, mm), from its edge `profile` (column 0 at
+    `u_start`, `PROFILE_SCALE` columns a mm), or None when no comb holds (the row keeps its boxes' count)."""
+    if right - left - CARD_W_MM < MIN_PITCH_MM * 0.8 or len(profile) < 2:
+        return None
+    reach = max(1, int(round(TOOTH_MM * PROFILE_SCALE)))
+    found = maximum_filter1d(profile, size=2 * reach + 1, mode="nearest")
+    floor = max(EDGE_OVER_BACKGROUND * float(np.median(profile)), EDGE_MIN)
+
+    def strength(edges: np.ndarray) -> float:
+        idx = np.round((edges - u_start) * PROFILE_SCALE).astype(int)
+        if (idx < 0).any() or (idx >= len(found)).any():
+            return 0.0
+        return float(found[idx].min())
+
+    combs: list[RowComb] = []
+    for n in range(2, MAX_CARDS + 1):
+        best: RowComb | None = None
+        for shown in ("right", "left"):
+            for width in np.arange(CARD_W_MM - WIDTH_SLACK_MM, CARD_W_MM + WIDTH_SLACK_MM + 1e-6, 0.5):
+                pitch = (right - left - width) / (n - 1)
+                if not MIN_PITCH_MM <= pitch <= MAX_PITCH_MM:
+                    continue
+                k = np.arange(n)
+                edges = left + width + k * pitch if shown == "right" else right - width - k * pitch
+                s = strength(edges[:-1])  # the last edge is the row's end the comb hangs from
+                if best is None or s > best.strength:
+                    best = RowComb(n, shown, float(width), float(pitch), tuple(float(e) for e in edges), s)
+        if best is not None:
+            combs.append(best)
+    holding = [c for c in combs if c.strength >= floor]
+    if not holding:
+        return None
+    top = max(c.strength for c in holding)
+    return max((c for c in holding if c.strength >= COMB_TIE * top), key=lambda c: c.n)
