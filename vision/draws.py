@@ -40,6 +40,11 @@ FAN_DOUBLE = (1.7, 2.3)  # a gap this many pitches wide in a carried fan holds a
 PALM_MOTION_PX = 12  # motion raster pixels (about 75 mm^2 each) on the pile ahead of the tip that make a palm
 TRIPS_S = 2.0  # the trips of one draw (a hand going back to the pile for more) follow within this many seconds
 RUNS_OUT_MM = 3.0  # a carried back whose box ends this near the read's side runs out of it: the fan goes on beyond
+SPREAD_MM_S = 2000.0
+"""A tip that leaves the draw pile for the discard pile faster than this (mm a second of video time; 67 mm a frame
+at 30 fps, where a reaching hand moves 15-30) did not move there: the cards just taken spread beyond the palm, and
+the blob's far point is now the fan's end (held-out game 17015: a draw of eight fanned out 87 mm to the side in one
+frame, its end over the discard pile's zone, and the visit was dropped as a hand passing on to lay a card)."""
 
 
 @dataclass
@@ -57,6 +62,8 @@ class Visit:
     jumped_reach: list[float] = field(default_factory=list)
     before: int = 0  # cards read carried on an earlier trip of this draw, cut short by this one (`cut_short`)
     first_t: float | None = None  # that trip's time on the pile
+    tip: np.ndarray | None = None  # the tip when last on the pile
+    spread: bool = False  # the tip hopped to the discard pile's zone: a fan spread (`SPREAD_MM_S`), no hand going on
 
 
 def settled_count(counts: list[int]) -> int:
@@ -158,6 +165,9 @@ class DrawTracker:
             # (the frames just after, the drawn cards still spread, are the best to count on)
             on_pile = self.zone.contains(h.tip) if v is not None and not v.left else self.reaches_pile(h)
             if self.discard.contains(h.tip) and v is not None and not v.left:
+                if v.spread or self.hopped(v, h, t):
+                    v.spread = True  # the drawn fan reaches over the discard pile: the hand is still at the pile
+                    continue
                 if seat not in self.crossing or h.reach > v.max_reach - 15:
                     del self.visits[seat]  # passing over the draw pile on to the discard pile
                     out += self.earlier_trip(v, t)  # what an earlier trip carried home stays drawn
@@ -175,7 +185,7 @@ class DrawTracker:
                 if v.first_t is not None and t - v.first_t > TRIPS_S:
                     # no second trip of one draw stays this long: the earlier trip's cards are a draw of their own
                     out += self.earlier_trip(v, t)
-                v.t, v.max_reach = t, max(v.max_reach, h.reach)
+                v.t, v.max_reach, v.tip = t, max(v.max_reach, h.reach), h.tip.copy()
                 v.reach, v.jumps, v.jumped_reach = h.reach, 0, []
                 continue
             if v is None:
@@ -264,6 +274,15 @@ class DrawTracker:
         window = (slice(y0, y1), slice(x0, x1))
         on_pile = (palm > 0) & self.pile_mask[window] & self.model.motion[window] & ~h.mask[window]
         return int(on_pile.sum()) >= PALM_MOTION_PX
+
+    @staticmethod
+    def hopped(v: Visit, h: Hand, t: float) -> bool:
+        """The tip left the pile faster than a hand moves (`SPREAD_MM_S`), from the frame it was last on it, and no
+        further than a fan in the hand spreads (`SIDE_MM`): a blob's tip found that far off is some other thing."""
+        if v.tip is None or t <= v.t:
+            return False
+        hop = float(np.hypot(*(h.tip - v.tip)))
+        return SPREAD_MM_S * (t - v.t) < hop <= SIDE_MM
 
     def jumped(self, v: Visit, h: Hand) -> bool:
         """True when the visiting hand's reach jumped from what it last was: the hand paused over the pile, its

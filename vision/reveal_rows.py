@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.readers import CardReader, Seen, rectify
 from vision.row_edges import PROFILE_SCALE, RowComb, count_row, edge_profile
-from vision.tablefile import CARD_W_MM, Table, Zone
+from vision.tablefile import CARD_H_MM, CARD_W_MM, Table, Zone
 
 ROW_GAP_MM = 20.0
 """Cards whose player-side edges lie this far apart (along `v`) are in different rows."""
@@ -46,6 +46,9 @@ EXTENT_MAX = 2
 """A row's extent adds at most this many cards to what its boxes and gaps found (`short_of_extent`)."""
 MIN_PITCH_MM = 10.0
 MAX_PITCH_MM = 0.9 * CARD_W_MM
+CARD_SPAN_MM = float(np.hypot(CARD_W_MM, CARD_H_MM)) + 8.0
+"""The longest side a box of one card (or of two strips boxed as one, `TWO_STRIPS`) can have: the card's
+diagonal, and the few millimetres a detector's box runs over."""
 """A row whose pitch is a whole card width or more is laid apart, not overlapping: no card hides in its gaps."""
 
 
@@ -114,6 +117,15 @@ def reaching(table: Table, zone: Zone, reach_mm: float) -> Zone:
     poly[:, 0] = poly[:, 0].clip(0.0, table.width)
     poly[:, 1] = poly[:, 1].clip(0.0, table.height)
     return replace(zone, polygon=poly)
+
+
+def card_sized(seen: list[Seen]) -> list[Seen]:
+    """`seen` without the faces whose box is longer than any card's can be (`CARD_SPAN_MM`): a card turned any way
+    boxes at most its diagonal. The revealed hand is read down to a low box score (`REVEAL_PRESENCE`), where the
+    detector also boxes things on the cloth: a cable beside a seat boxed 62 x 241 mm at score 0.32 and named a
+    green 1 made a one-card "reveal" at a seat that had gone out (held-out game 17010), a `count_mismatch`."""
+    return [s for s in seen if s.code == "back"
+            or max(s.box_mm[2] - s.box_mm[0], s.box_mm[3] - s.box_mm[1]) <= CARD_SPAN_MM]
 
 
 def off_piles(seen: list[Seen], piles: list[Zone]) -> list[Seen]:
@@ -394,8 +406,9 @@ def owned(seen: list[Seen], zone: Zone, others: list[Zone]) -> list[Seen]:
 
 
 class RowReader:
-    """A seat zone's reader for a revealed hand: `reader`'s count (`presence` given), less the faces a neighbouring
-    seat's zone owns (`owned`), with the cards hidden in its rows' gaps added (`fill_rows`), all named by
+    """A seat zone's reader for a revealed hand: `reader`'s count (`presence` given), less the faces no card could
+    box (`card_sized`) and those a neighbouring seat's zone owns (`owned`), with the cards its rows hide added
+    (`fill_rows`: counted from the picture's edges, `vision.row_edges`, or from the boxes' gaps), all named by
     `namer`'s `name_revealed` (a `DetectorReader`: its revealed-card classifier, where shipped, names every face
     again). Reads that do not count pass through; without a namer, nothing is added or renamed."""
 
@@ -416,7 +429,7 @@ class RowReader:
         seen = self.reader.read(image, region_mm, scale, t, presence=presence)
         if presence is None:
             return seen
-        seen = owned(off_piles(seen, self.piles), self.zone, self.others)
+        seen = owned(off_piles(card_sized(seen), self.piles), self.zone, self.others)
         name_revealed = getattr(self.namer, "name_revealed", None)
         if name_revealed is None:
             return seen

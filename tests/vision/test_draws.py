@@ -465,3 +465,33 @@ def test_a_carry_cut_short_by_the_hand_on_the_pile_again_is_not_lost() -> None:
     model, frames, _, _ = _cut_short_trip()
     frames.step(1.3, model.table.discard.centre)
     assert [(e["count"], e["t"]) for e in frames.events] == [(2, 1.0)]
+
+
+def test_a_drawn_fan_spreading_over_the_discard_pile_is_no_hand_going_on() -> None:
+    """Held-out game 17015: a hand on the draw pile took eight cards and fanned them out 87 mm to the side in one
+    frame; the blob's far point, the fan's end, lay in the discard pile's zone, and the visit was dropped as a
+    hand passing over the pile to lay a card. A tip that gets there faster than a hand moves (`SPREAD_MM_S`) is
+    the fan: the draw is counted as the hand goes home. A hand that moves there is still a hand going on."""
+    from vision.motion import LOW
+
+    def visit(hop_s: float) -> list[tuple[int, float]]:
+        model, tracker, backs = _carrying_tracker()
+        frames = _Frames(model, tracker)
+        on_pile, fan_end = np.array([440.0, 300.0]), np.array([520.0, 300.0])  # 80 mm apart
+        assert model.table.draw.contains(on_pile) and model.table.discard.contains(fan_end)
+        assert 0 not in tracker.crossing
+        frames.step(1.0, on_pile)
+        frames.step(1.0 + hop_s, fan_end)
+        home = model.edge_points[0]
+        out = on_pile + (home - on_pile) / np.hypot(*(home - on_pile)) * 110.0  # a few frames later, going home
+        backs[:] = [_back(out[0] - 60.0, out[1] - 45.0, out[0] - 4.0, out[1] + 42.0),
+                    _back(out[0] + 4.0, out[1] - 45.0, out[0] + 60.0, out[1] + 42.0)]
+        y0, y1, x0, x1 = (int(c * LOW) for c in (out[1] - 45, out[1] + 42, out[0] - 60, out[0] + 60))
+        model.motion[y0:y1, x0:x1] = True
+        model.motion &= ~tracker.pile_mask  # the pile lies still
+        for k in range(10):
+            frames.step(1.2 + hop_s + 0.033 * k, out)
+        return [(e["count"], e["t"]) for e in frames.events]
+
+    assert visit(1 / 30) == [(2, 1.0)]  # 80 mm in a frame: the fan spread
+    assert visit(0.2) == []  # 80 mm in 0.2 s: a hand going on to the discard pile

@@ -11,6 +11,7 @@ from vision.readers import Seen
 from vision.reveal_rows import (
     RowReader,
     SeatFrame,
+    card_sized,
     dark_backs,
     fill_rows,
     hand_pitch,
@@ -248,6 +249,23 @@ def test_row_reader_counts_a_row_from_the_picture_where_boxes_say_nothing() -> N
     assert np.allclose(added, expected, atol=3.5)
     blank = np.zeros_like(image)  # the same boxes on a picture of nothing: no comb, the boxes' count stands
     assert len(RowReader(_Reader(seen), table, zone, _Namer()).read(blank, (0, 0, 10, 10), 1.5, 0.0, 0.2)) == 4
+
+
+def test_a_face_boxed_longer_than_any_card_is_no_card_of_the_hand() -> None:
+    """Held-out game 17010: a cable on the cloth beside a seat that had gone out, boxed 62 x 241 mm at a low score
+    and named a green 1, made a one-card reveal (a `count_mismatch`). A card turned any way boxes at most its
+    diagonal, and two strips boxed as one stay within it."""
+    table = default_table(4)
+    zone = table.seat_zones()[0]
+    cx, cy = zone.polygon.mean(axis=0)
+    cable = Seen("green-1", (cx - 31.0, cy - 120.0, cx + 31.0, cy + 121.0), 0.32)
+    turned = Seen("red-2", (cx - 50.0, cy - 50.0, cx + 51.0, cy + 51.0), 0.9)  # a card at 45 degrees
+    two = Seen("blue-5", (cx - 38.0, cy - 43.0, cx + 39.0, cy + 44.0), 0.7)  # two strips boxed as one, 77 mm
+    back = Seen("back", (cx - 31.0, cy - 120.0, cx + 31.0, cy + 121.0), 0.5)
+    assert card_sized([cable, turned, two, back]) == [turned, two, back]
+    image = np.zeros((540, 960, 3), np.uint8)
+    read = RowReader(_Reader([cable]), table, zone, None).read(image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)
+    assert read == []
 
 
 class _RevealNamer(_Namer):
