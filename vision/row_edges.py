@@ -99,25 +99,25 @@ def count_row(profile: np.ndarray, u_start: float, left: float, right: float) ->
     found = maximum_filter1d(profile, size=2 * reach + 1, mode="nearest")
     floor = max(EDGE_OVER_BACKGROUND * float(np.median(profile)), EDGE_MIN)
 
-    def strength(edges: np.ndarray) -> float:
-        idx = np.round((edges - u_start) * PROFILE_SCALE).astype(int)
-        if (idx < 0).any() or (idx >= len(found)).any():
-            return 0.0
-        return float(found[idx].min())
-
+    widths = np.arange(CARD_W_MM - WIDTH_SLACK_MM, CARD_W_MM + WIDTH_SLACK_MM + 1e-6, 0.5)
     combs: list[RowComb] = []
     for n in range(2, MAX_CARDS + 1):
+        pitches = (right - left - widths) / (n - 1)
+        ok = (pitches >= MIN_PITCH_MM) & (pitches <= MAX_PITCH_MM)
+        if not ok.any():
+            continue
+        w, p = widths[ok], pitches[ok]
+        k = np.arange(n)
         best: RowComb | None = None
         for shown in ("right", "left"):
-            for width in np.arange(CARD_W_MM - WIDTH_SLACK_MM, CARD_W_MM + WIDTH_SLACK_MM + 1e-6, 0.5):
-                pitch = (right - left - width) / (n - 1)
-                if not MIN_PITCH_MM <= pitch <= MAX_PITCH_MM:
-                    continue
-                k = np.arange(n)
-                edges = left + width + k * pitch if shown == "right" else right - width - k * pitch
-                s = strength(edges[:-1])  # the last edge is the row's end the comb hangs from
-                if best is None or s > best.strength:
-                    best = RowComb(n, shown, float(width), float(pitch), tuple(float(e) for e in edges), s)
+            edges = (left + w[:, None] + k[None, :] * p[:, None] if shown == "right"
+                     else right - w[:, None] - k[None, :] * p[:, None])
+            idx = np.round((edges[:, :-1] - u_start) * PROFILE_SCALE).astype(int)  # the last edge is the row's end
+            inside = ((idx >= 0) & (idx < len(found))).all(axis=1)
+            strength = np.where(inside, found[np.clip(idx, 0, len(found) - 1)].min(axis=1), 0.0)
+            i = int(np.argmax(strength))
+            if best is None or strength[i] > best.strength:
+                best = RowComb(n, shown, float(w[i]), float(p[i]), tuple(float(e) for e in edges[i]), float(strength[i]))
         if best is not None:
             combs.append(best)
     holding = [c for c in combs if c.strength >= floor]
