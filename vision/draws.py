@@ -22,7 +22,8 @@ import numpy as np
 from vision.discard import inside_share
 from vision.motion import LOW, ForegroundModel, Hand
 from vision.readers import CardReader, Seen
-from vision.reveal_rows import MAX_PITCH_MM, MIN_PITCH_MM, MIN_ROW, PITCH_FIT
+from vision.reveal_rows import MIN_ROW, PITCH_FIT
+from vision.row_edges import MAX_PITCH_MM, MIN_PITCH_MM
 from vision.tablefile import CARD_H_MM, CARD_W_MM
 
 CARRY_MM = 80.0  # how far from the fingertips a carried card may reach: the outer cards of a held fan of four

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.readers import CardReader, Seen, rectify
-from vision.row_edges import PROFILE_SCALE, RowComb, count_row, edge_profile
+from vision.row_edges import MAX_PITCH_MM, MIN_PITCH_MM, PROFILE_SCALE, RowComb, count_row, edge_profile
 from vision.tablefile import CARD_H_MM, CARD_W_MM, Table, Zone
 
 ROW_GAP_MM = 20.0
@@ -44,12 +44,9 @@ TWIN_MM = 5.0
 detector's boxes wander a few millimetres, cards in a row lie a pitch (10 mm or more) apart."""
 EXTENT_MAX = 2
 """A row's extent adds at most this many cards to what its boxes and gaps found (`short_of_extent`)."""
-MIN_PITCH_MM = 10.0
-MAX_PITCH_MM = 0.9 * CARD_W_MM
 CARD_SPAN_MM = float(np.hypot(CARD_W_MM, CARD_H_MM)) + 8.0
 """The longest side a box of one card (or of two strips boxed as one, `TWO_STRIPS`) can have: the card's
 diagonal, and the few millimetres a detector's box runs over."""
-"""A row whose pitch is a whole card width or more is laid apart, not overlapping: no card hides in its gaps."""
 
 
 @dataclass(frozen=True)

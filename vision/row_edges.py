@@ -29,7 +29,8 @@ from scipy.ndimage import maximum_filter1d
 from vision.tablefile import CARD_W_MM
 
 PROFILE_SCALE = 4.0
-"""Pixels per mm of the row's crop (`vision.reveal_rows.SeatFrame.crop`): a card's border (about 3 mm) spans 12 pixels, its edge's peak about 4."""
+"""Pixels per mm of the row's crop (`vision.reveal_rows.SeatFrame.crop`): a card's border (about 3 mm) spans 12
+pixels, its edge's peak about 4."""
 EDGE_SMOOTH_MM = 1.0
 """The edge image is smoothed this much along the row before the median down it, so an edge a degree or two off
 square (a card laid a little turned moves its edge 1-2 mm over a row's depth) still adds up in one place."""
@@ -49,6 +50,8 @@ COMB_TIE = 0.5
 the best comb's: a comb of twice the pitch holds as well as the true one, a comb of half the pitch does not."""
 MIN_PITCH_MM = 10.0
 MAX_PITCH_MM = 0.9 * CARD_W_MM
+"""A row whose pitch is a whole card width or more is laid apart, not overlapping: no card hides in its gaps (the
+box-based steps of `vision.reveal_rows` and the draw tracker's fan use the same bounds)."""
 MAX_CARDS = 25
 """No row holds more: a hand of more cards is laid in more rows."""
 
