@@ -237,18 +237,28 @@ def test_a_card_carried_home_through_the_seats_zone_counts_when_it_moves_with_th
     assert tracker._count(image, hand, 1.0) == (1, 0)
 
 
-def test_a_still_face_on_the_discard_pile_misread_as_a_back_is_no_carried_card() -> None:
-    """A hand crossing the discard pile on its way back from the draw pile: the pile's dark Wild corner read as
-    a back near the fingers is not in the hand; a back on the discard pile counts only when it moves."""
+def test_a_face_on_the_discard_pile_misread_as_a_back_is_no_carried_card_even_with_the_hand_moving_past() -> None:
+    """A hand crossing the discard pile on its way back from the draw pile: the pile's dark Wild corner, read as a
+    back near the fingers, is not in the hand, still or with the hand's motion all around it (held-out 21004 and
+    23018: a draw of one read as two). The card the hand holds is part of its blob, and counts."""
+    from vision.draws import HELD_ON_DISCARD
+    from vision.motion import LOW
     from vision.tablefile import CARD_W_MM
 
     table, model, image = _still_table()
     c = table.discard.centre
     misread = _back(c[0] - CARD_W_MM / 2, c[1] - CARD_H_MM / 2, c[0] + CARD_W_MM / 2, c[1] + CARD_H_MM / 2)
     tracker = DrawTracker(model, reader=_ReaderOf([misread]))  # type: ignore[arg-type]
-    hand = SimpleNamespace(seat=0, tip=c + np.array([0.0, 20.0]), mask=np.zeros((model.raster.h, model.raster.w), bool))
+    mask = np.zeros((model.raster.h, model.raster.w), bool)
+    hand = SimpleNamespace(seat=0, tip=c + np.array([0.0, 20.0]), mask=mask)
     assert tracker._count(image, hand, 1.0) == (0, 0)
     _moving(model, misread)
+    assert tracker._count(image, hand, 1.0) == (0, 0)  # the hand moving past it
+    x0, y0, x1, y1 = (np.array(misread.box_mm) * LOW).astype(int)
+    cut = y0 + int((y1 - y0) * (HELD_ON_DISCARD - 0.15))
+    mask[y0:cut, x0:x1] = True  # the hand over a third of it: still the pile's
+    assert tracker._count(image, hand, 1.0) == (0, 0)
+    mask[y0:y1, x0:x1] = True  # in the hand's blob: held
     assert tracker._count(image, hand, 1.0) == (1, 0)
 
 
