@@ -27,6 +27,11 @@ from vision.tablefile import CARD_H_MM, CARD_W_MM, Table, Zone
 
 ROW_GAP_MM = 20.0
 """Cards whose player-side edges lie this far apart (along `v`) are in different rows."""
+ROW_SPAN_MM = 30.0
+"""... and a row's player-side edges span at most this much: a strip half hidden under the next row is boxed
+short of its own edge (by up to 24 mm, measured), and such boxes can chain two rows laid 40 mm apart into one
+(held-out 19006: a hand of nine, a row of seven and one of two, read as one row of seven). A chain spanning more
+is cut at its widest gap. Rows are laid 32-48 mm apart."""
 MIN_ROW = 3
 """A pitch is read from a row of at least this many boxes (two give one gap, which says nothing of the pitch)."""
 PITCH_FIT = 0.25
@@ -141,7 +146,17 @@ def rows_of(boxes: list[tuple[float, float, float, float]]) -> list[list[int]]:
             rows[-1].append(i)
         else:
             rows.append([i])
-    return rows
+    return [part for row in rows for part in _cut_chain(row, boxes)]
+
+
+def _cut_chain(row: list[int], boxes: list[tuple[float, float, float, float]]) -> list[list[int]]:
+    """`row` (indices sorted by `v0`) cut at its widest gap in `v0`, and again, until no part spans more than
+    `ROW_SPAN_MM`."""
+    v0 = [boxes[i][2] for i in row]
+    if len(row) < 2 or v0[-1] - v0[0] <= ROW_SPAN_MM:
+        return [row]
+    k = int(np.argmax(np.diff(v0))) + 1
+    return _cut_chain(row[:k], boxes) + _cut_chain(row[k:], boxes)
 
 
 def _pitch(edges: list[float], given: float | None = None) -> tuple[float, float] | None:

@@ -103,6 +103,18 @@ def test_rows_are_grouped_by_their_player_side_edge() -> None:
     assert sorted(sorted(r) for r in rows_of(boxes)) == [[0, 1, 2, 5], [3, 4]]
 
 
+def test_strips_boxed_short_of_their_edge_do_not_chain_two_rows_into_one() -> None:
+    """Held-out 19006: a row of seven from v = 67 mm and a row of two laid on it 41 mm further in; the boxes of
+    two strips half hidden under the second row began 12 and 24 mm in from their edge, so every step between
+    player-side edges was under `ROW_GAP_MM` and the hand of nine was read as one row of seven."""
+    first = [(155.0, 213.0, 67.0, 155.0), (359.0, 406.0, 67.0, 155.0), (323.0, 374.0, 70.0, 157.0),
+             (291.0, 343.0, 79.0, 155.0), (192.0, 230.0, 91.0, 155.0)]
+    second = [(221.0, 281.0, 108.0, 195.0), (261.0, 313.0, 109.0, 196.0)]
+    assert sorted(sorted(r) for r in rows_of(first + second)) == [[0, 1, 2, 3, 4], [5, 6]]
+    # a row whose boxes wander as much, with no second row, stays one row
+    assert rows_of(first) == [[0, 1, 2, 3, 4]]
+
+
 @pytest.mark.parametrize("seats", [4, 6])
 def test_seat_frame_runs_from_each_seats_edge_inwards(seats: int) -> None:
     table = default_table(seats)
