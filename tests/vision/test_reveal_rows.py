@@ -363,3 +363,27 @@ def test_a_wild_read_as_a_card_back_among_a_revealed_row_is_named_again() -> Non
     read = RowReader(_Reader([*seen, in_row]), table, zone, _RevealNamer()).read(image, (0, 0, 10, 10), 1.5, 0.0,
                                                                                   presence=0.2)
     assert [s.code for s in read].count("green-2") == len(seen) + 1  # the dark face counts as a card of the hand
+
+
+def test_a_card_missed_at_a_rows_end_counts_when_its_strip_is_named_surely() -> None:
+    """Held-out 21015: the detector missed the first-laid card of a third row (a red 0 showing its strip at the
+    row's end), so the row's boxes ended a pitch short, and the hand of eighteen was read as seventeen. The strip
+    one pitch beyond each end is named; a face named surely there is a card, a face named unsurely (cloth, the edge
+    of another row: at most 0.57 measured) is not."""
+    from vision.reveal_rows import ROW_END_CONF
+
+    table, zone, seen = _seat0_hand([32, 64, 96, 128], [])
+    frame = SeatFrame.of(table, zone)
+    first = frame.to_seat(seen[0].box_mm)[0]
+
+    def namer(sure: float):  # type: ignore[no-untyped-def]
+        def name(boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
+            # the strip left of the row holds the missed card; the one right of the top card is cloth
+            return [("red-0", sure) if frame.to_seat(b)[1] <= first + 1 else ("wild", 0.3) for b in boxes]
+        return name
+
+    out = fill_rows(seen, table, zone, namer(0.94))
+    assert len(out) == len(seen) + 1 and out[-1].code == "red-0"
+    u0, u1, _, _ = frame.to_seat(out[-1].box_mm)
+    assert (u0, u1) == (pytest.approx(first - PITCH, abs=1), pytest.approx(first, abs=1))
+    assert fill_rows(seen, table, zone, namer(ROW_END_CONF - 0.1)) == seen
