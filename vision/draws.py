@@ -33,13 +33,14 @@ JUMP_MM = 120.0  # a visiting hand's reach this far from what it last was is the
 MAX_JUMPS = 10  # ... unless it stays there this many frames
 LIFTED_MOVING = 0.5  # a back in the draw zone, clear of the pile's centre, whose box moves this much is lifted
 HELD_ON_DISCARD = 0.5
-"""A back over the discard pile is carried only when at least this share of its box lies in the hand's own blob.
-The pile shows faces, and a Wild, a Wild Draw Four or a Draw Two half hidden by a hand crossing it is boxed as a
-back (a dark face, the classifier unsure: 0.3-0.7); it moves with nothing, and the motion around it is the hand's.
-Measured on 26 games (held-out 21004 and 23018: draws of one read as two on two frames each): every such box had
-0-0.48 of itself in the hand's blob, every back truly carried over the pile 0.67-1.0 (the card a hand holds is
-part of its blob; the motion test and the dilated blob, which let the dark faces in, stay for the draw pile and
-the way home, where a hand the colour of the table may lose the fingers holding a card)."""
+"""Where the hand's own blob holds some of the carry, a back over the discard pile is carried only when at least
+this share of its box lies in that blob. The pile shows faces, and a Wild, a Wild Draw Four or a Draw Two half
+hidden by a hand crossing it is boxed as a back (a dark face, the classifier unsure); it moves with nothing, and the
+motion around it is the hand's (held-out 21004 and 23018: draws of one read as two, on two frames each). Measured
+on 53 games: the backs over the pile on reads that saw more cards than were drawn had 0-0.48 of themselves in the
+blob where the blob held the true card, and of 1,039 backs over the pile on the other reads, all but five had 0.67 or
+more. Those five were carried by hands whose blob had lost the fingers (a hand the colour of the table: no back of
+that read in the blob), so where the blob holds none of the carry, motion decides, as on the way home."""
 EXTRA_READS = 4  # reads a carry may take beyond `DrawTracker.reads` while its count is still rising
 SIDE_MM = 160.0  # the read reaches this far to either side of the arm: a carried fan of four spreads beyond the tip
 PALM_MM = 60.0
@@ -374,16 +375,14 @@ class DrawTracker:
                 return False
             if self.in_held_fan(s.centre) or s.area < MIN_SHOWN * CARD_W_MM * CARD_H_MM:
                 return False  # the seat's own fan, or a sliver: a corner peeping out, never a card of its own
-            if self.discard.contains(s.centre):  # a dark face of the pile beside the hand is no card it holds
-                return inside_share(s, h.mask) >= HELD_ON_DISCARD
             if inside_share(s, grown) >= 0.5:
                 return True
             # the pile's cards lie still; a back on the move clear of it has been lifted off it. The hand's blob
             # may have lost the fingers holding it (a hand the colour of the table): the card then lies a card's
             # length beyond the tip the blob gives, in the zone or on the way home
             on_the_move = inside_share(s, moving) >= LIFTED_MOVING
-            if self.zone.contains(s.centre):
-                return on_the_move  # the pile lies still: a back there is carried only when it moves
+            if self.zone.contains(s.centre) or self.discard.contains(s.centre):
+                return on_the_move  # the piles lie still: a back there is carried only when it moves
             # cards held at the fingertips stick out beyond the skin: a back whose box comes within a card's
             # width of the tip is in the hand too
             x0, y0, x1, y1 = s.box_mm
@@ -396,7 +395,11 @@ class DrawTracker:
                 return on_the_move and at_fingers
             return on_the_move or at_fingers
 
-        return without_merged([s for s in seen if carried(s)])
+        backs = [s for s in seen if carried(s)]
+        held = [inside_share(s, h.mask) >= HELD_ON_DISCARD for s in backs]
+        if any(held):  # the blob holds the carry: a back on the discard pile outside it is a face of the pile
+            backs = [s for s, k in zip(backs, held, strict=True) if k or not self.discard.contains(s.centre)]
+        return without_merged(backs)
 
     def recentred(self, region: tuple[float, float, float, float],
                   backs: list[Seen]) -> tuple[float, float, float, float] | None:

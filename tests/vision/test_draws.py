@@ -237,10 +237,11 @@ def test_a_card_carried_home_through_the_seats_zone_counts_when_it_moves_with_th
     assert tracker._count(image, hand, 1.0) == (1, 0)
 
 
-def test_a_face_on_the_discard_pile_misread_as_a_back_is_no_carried_card_even_with_the_hand_moving_past() -> None:
-    """A hand crossing the discard pile on its way back from the draw pile: the pile's dark Wild corner, read as a
-    back near the fingers, is not in the hand, still or with the hand's motion all around it (held-out 21004 and
-    23018: a draw of one read as two). The card the hand holds is part of its blob, and counts."""
+def test_a_face_on_the_discard_pile_misread_as_a_back_beside_the_carried_card_is_not_carried() -> None:
+    """A hand crossing the discard pile on its way back from the draw pile, the card it drew in its blob: the
+    pile's dark Wild corner beside it, read as a back, is not in the hand, still or with the hand's motion all
+    around it (held-out 21004 and 23018: a draw of one read as two). Where the blob lost the fingers (a hand the
+    colour of the table, no back in it), a back moving over the pile is carried, as on the way home."""
     from vision.draws import HELD_ON_DISCARD
     from vision.motion import LOW
     from vision.tablefile import CARD_W_MM
@@ -248,18 +249,34 @@ def test_a_face_on_the_discard_pile_misread_as_a_back_is_no_carried_card_even_wi
     table, model, image = _still_table()
     c = table.discard.centre
     misread = _back(c[0] - CARD_W_MM / 2, c[1] - CARD_H_MM / 2, c[0] + CARD_W_MM / 2, c[1] + CARD_H_MM / 2)
-    tracker = DrawTracker(model, reader=_ReaderOf([misread]))  # type: ignore[arg-type]
+    held = _back(c[0] + CARD_W_MM / 2 + 5, c[1] - CARD_H_MM / 2, c[0] + 1.5 * CARD_W_MM + 5, c[1] + CARD_H_MM / 2)
+    assert table.discard.contains(held.centre)
     mask = np.zeros((model.raster.h, model.raster.w), bool)
-    hand = SimpleNamespace(seat=0, tip=c + np.array([0.0, 20.0]), mask=mask)
-    assert tracker._count(image, hand, 1.0) == (0, 0)
+    hand = SimpleNamespace(seat=0, tip=c + np.array([CARD_W_MM, 20.0]), mask=mask)
+
+    def box_px(s: Seen) -> tuple[int, int, int, int]:
+        x0, y0, x1, y1 = (np.array(s.box_mm) * LOW).astype(int)
+        return x0, y0, x1, y1
+
+    hx0, hy0, hx1, hy1 = box_px(held)
+    mask[hy0:hy1, hx0:hx1] = True  # the drawn card is in the hand's blob
+    tracker = DrawTracker(model, reader=_ReaderOf([misread, held]))  # type: ignore[arg-type]
+    _moving(model, held)
+    assert tracker._count(image, hand, 1.0) == (1, 0)
     _moving(model, misread)
-    assert tracker._count(image, hand, 1.0) == (0, 0)  # the hand moving past it
-    x0, y0, x1, y1 = (np.array(misread.box_mm) * LOW).astype(int)
+    assert tracker._count(image, hand, 1.0) == (1, 0)  # the hand's motion all around it
+    x0, y0, x1, y1 = box_px(misread)
     cut = y0 + int((y1 - y0) * (HELD_ON_DISCARD - 0.15))
     mask[y0:cut, x0:x1] = True  # the hand over a third of it: still the pile's
-    assert tracker._count(image, hand, 1.0) == (0, 0)
-    mask[y0:y1, x0:x1] = True  # in the hand's blob: held
     assert tracker._count(image, hand, 1.0) == (1, 0)
+    mask[y0:y1, x0:x1] = True  # in the hand's blob: held too
+    assert tracker._count(image, hand, 1.0) == (2, 0)
+    # fingers the blob lost: no back in it, and a back moving over the pile is the carry
+    mask[:] = False
+    alone = DrawTracker(model, reader=_ReaderOf([held]))  # type: ignore[arg-type]
+    assert alone._count(image, hand, 1.0) == (1, 0)
+    model.motion[:] = False
+    assert alone._count(image, hand, 1.0) == (0, 0)  # lying still: the pile's
 
 
 def test_a_carried_fan_with_one_card_unseen_between_two_pitches_counts_it() -> None:
