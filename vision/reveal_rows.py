@@ -355,6 +355,7 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer, profile: 
     # a blue 5, in full view); a gap there is taken for a card only where the card before it is cut short
     pitch = hand_pitch([[boxes[i] for i in row] for row in rows])
     strips, ends = [], []
+    twice: set[int] = set()  # faces boxed a second time in a row the picture counts
     for k, row in enumerate(rows):
         row_boxes = [boxes[i] for i in row]
         covered_from = starts[k + 1] if k + 1 < len(rows) else None
@@ -363,6 +364,9 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer, profile: 
         if row_pitch is not None and len(row_boxes) >= 2:
             ends += beyond_ends(row_boxes, covered_from, row_pitch)
         if comb is not None:
+            doubled = boxed_twice(comb, row_boxes, [faces[i].card_score for i in row])
+            twice |= {id(faces[row[j]]) for j in doubled}
+            row_boxes = [b for j, b in enumerate(row_boxes) if j not in doubled]
             strips += unboxed(comb, row_boxes, covered_from)
             continue
         if len(faces) < MIN_ROW:
@@ -372,6 +376,7 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer, profile: 
         if len(rows) > 1:  # in a lone row every corner shows: a card missed there is one in a gap (above)
             strips += short_of_extent(row_boxes, in_gaps, pitch, covered_from)
     ends = [e for e in ends if zone.contains(np.mean(np.reshape(frame.to_table(*e), (2, 2)), axis=0))]
+    seen = [s for s in seen if id(s) not in twice]
     if not strips and not ends:
         return seen
     table_boxes = [frame.to_table(*s) for s in strips + ends]
@@ -380,6 +385,24 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer, profile: 
                                                                                              strict=True))
              if code != "back" and (i < len(strips) or conf >= ROW_END_CONF)]
     return seen + added
+
+
+def boxed_twice(comb: RowComb, boxes: list[tuple[float, float, float, float]], scores: list[float]) -> set[int]:
+    """Indices of the boxes of a row beyond `comb`'s count that box a card another box holds already: the detector
+    boxed one card's strip twice, the two boxes' ends too far apart for `edge_twins` (11-21 mm, measured: held-out
+    25006 and 25014, a green 2 boxed twice, hands of six and eleven read a card over). The row's own edges count
+    its cards; a box whose shown end lies at a card's edge that a surer box's end lies at too is that card again
+    (`RowComb.card_of`). Only as many as the boxes exceed the count are dropped, the least sure first."""
+    excess = len(boxes) - comb.n
+    if excess <= 0:
+        return set()
+    by_card: dict[int, list[int]] = {}
+    for j, b in enumerate(boxes):
+        k = comb.card_of(b)
+        if k is not None:
+            by_card.setdefault(k, []).append(j)
+    second = [j for js in by_card.values() for j in sorted(js, key=lambda j: -scores[j])[1:]]
+    return set(sorted(second, key=lambda j: scores[j])[:excess])
 
 
 def beyond_ends(boxes: list[tuple[float, float, float, float]], covered_from: float | None,

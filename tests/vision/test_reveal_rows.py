@@ -387,3 +387,21 @@ def test_a_card_missed_at_a_rows_end_counts_when_its_strip_is_named_surely() -> 
     u0, u1, _, _ = frame.to_seat(out[-1].box_mm)
     assert (u0, u1) == (pytest.approx(first - PITCH, abs=1), pytest.approx(first, abs=1))
     assert fill_rows(seen, table, zone, namer(ROW_END_CONF - 0.1)) == seen
+
+
+def test_a_card_boxed_twice_with_ends_apart_counts_once_where_the_rows_edges_count_it() -> None:
+    """Held-out 25006: a row of six the picture counts six, with a green 2 boxed twice (ends 11 mm apart, too far
+    for `edge_twins`): seven boxes, a hand of six read as seven. Boxes beyond the comb's count that end at a card's
+    edge another, surer box ends at are that card again."""
+    from vision.reveal_rows import boxed_twice
+    from vision.row_edges import RowComb
+
+    comb = RowComb(6, "right", 57.0, 32.4, (241.0, 272.0, 304.0, 337.0, 367.0, 399.0), 68.0)
+    boxes = [(181.0, 241.0, 68.0, 157.0), (222.0, 271.0, 68.0, 159.0), (241.0, 293.0, 70.0, 155.0),
+             (261.0, 304.0, 68.0, 157.0), (281.0, 337.0, 68.0, 157.0), (312.0, 368.0, 66.0, 155.0),
+             (346.0, 399.0, 67.0, 156.0)]
+    scores = [0.9, 0.9, 0.4, 0.8, 0.9, 0.9, 0.9]
+    assert boxed_twice(comb, boxes, scores) == {2}  # the less sure of the two boxes ending at 304
+    assert boxed_twice(comb, boxes[:2] + boxes[3:], scores[:2] + scores[3:]) == set()  # as many boxes as cards
+    # more boxes than the count, but each at a card of its own: nothing is taken for a twin
+    assert boxed_twice(replace(comb, n=5), boxes[:2] + boxes[3:], scores[:2] + scores[3:]) == set()
