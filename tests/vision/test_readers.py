@@ -124,3 +124,15 @@ def test_the_half_hidden_card_models_name_more_over_quarter_turns_than_on_one_cr
     for samples, tables, model in ((pair_samples, 10, DEFAULT_LOWER), (reveal_samples, 8, DEFAULT_REVEAL)):
         (one, four), n = _named_right(samples, tables, [model], turns=(1, 4))
         assert four > one, (model, n, one, four)
+
+
+def test_two_identical_cards_side_by_side_in_a_row_are_two_cards() -> None:
+    """Held-out 25007: two green Draw Twos side by side in a revealed row, the lower one's strip boxed 49 mm wide
+    and lying 0.63 inside the top one's box; taken for the visible part of one card, the hand of five read as
+    four. The visible part of one card lies wholly inside its box (see the test above)."""
+    strip = Seen("green-draw2", (297.0, 50.0, 346.0, 137.0), 0.6, 0.7)
+    top = Seen("green-draw2", (315.0, 50.0, 373.0, 137.0), 0.7, 0.8)
+    assert strip.overlap(top) >= 0.6 * strip.area and strip.iou(top) < 0.5
+    inner = _ByFraming({0.0: [strip, top], -25.0: [strip, top], 15.0: [strip, top]})
+    seen = FramedReader(inner, FRAMINGS).read(None, (0.0, 0.0, 400.0, 200.0), 1.5, 0.0, presence=0.2)  # type: ignore[arg-type]
+    assert [s.code for s in seen] == ["green-draw2", "green-draw2"]
