@@ -55,6 +55,10 @@ index only) when the revealed-card classifier names it a face this surely (`beyo
 reveals of 40 held-out and tuning games: the strips beyond every row's true ends (cloth, or the edge of another
 row) were named at most 0.57, the one missed end card (held-out 21015, a red 0 at the end of a third row, the hand of
 eighteen read as seventeen) 0.94. Gaps inside a row need no such bar: the row's own edges say a card is there."""
+END_SHOWS_BOX = 0.25
+"""... unless it is named as a face of the hand already boxed that covers this share of the strip: the strip beyond
+a row's end may show a card of the row beneath it, which is that card (fresh game 27002: a second row's end strip
+over the first row's Wild Draw Four, named it at 0.8 or more, and a hand of ten was read as eleven)."""
 CARD_SPAN_MM = float(np.hypot(CARD_W_MM, CARD_H_MM)) + 8.0
 """The longest side a box of one card (or of two strips boxed as one, `TWO_STRIPS`) can have: the card's
 diagonal, and the few millimetres a detector's box runs over."""
@@ -381,10 +385,23 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer, profile: 
         return seen
     table_boxes = [frame.to_table(*s) for s in strips + ends]
     names = name(table_boxes)
+    def at_end(i: int, code: str, conf: float) -> bool:
+        """An end strip named surely, and not as the face of another row's card that it shows."""
+        return conf >= ROW_END_CONF and not any(
+            f.code == code and _overlap(ends[i - len(strips)], b) >= END_SHOWS_BOX for f, b in zip(faces, boxes, strict=True))
+
     added = [Seen(code, box, conf, presence=None) for i, (box, (code, conf)) in enumerate(zip(table_boxes, names,
                                                                                              strict=True))
-             if code != "back" and (i < len(strips) or conf >= ROW_END_CONF)]
+             if code != "back" and (i < len(strips) or at_end(i, code, conf))]
     return seen + added
+
+
+def _overlap(strip: tuple[float, float, float, float], box: tuple[float, float, float, float]) -> float:
+    """The share of seat-frame `strip` (u0, u1, v0, v1) that `box` covers."""
+    du = min(strip[1], box[1]) - max(strip[0], box[0])
+    dv = min(strip[3], box[3]) - max(strip[2], box[2])
+    area = (strip[1] - strip[0]) * (strip[3] - strip[2])
+    return max(du, 0.0) * max(dv, 0.0) / area if area > 0 else 0.0
 
 
 def boxed_twice(comb: RowComb, boxes: list[tuple[float, float, float, float]], scores: list[float]) -> set[int]:

@@ -405,3 +405,21 @@ def test_a_card_boxed_twice_with_ends_apart_counts_once_where_the_rows_edges_cou
     assert boxed_twice(comb, boxes[:2] + boxes[3:], scores[:2] + scores[3:]) == set()  # as many boxes as cards
     # more boxes than the count, but each at a card of its own: nothing is taken for a twin
     assert boxed_twice(replace(comb, n=5), boxes[:2] + boxes[3:], scores[:2] + scores[3:]) == set()
+
+
+def test_a_rows_end_strip_showing_a_card_of_the_row_beneath_adds_nothing() -> None:
+    """Fresh game 27002: beyond the second row's end lay the first row's Wild Draw Four, boxed, and the strip there
+    was named a Wild Draw Four surely: that card, already counted, not one more (a hand of ten read as eleven)."""
+    table, zone, seen = _seat0_hand([0, 32, 64, 96, 128], [12, 44, 76])
+    frame = SeatFrame.of(table, zone)
+    second = [frame.to_seat(s.box_mm) for s in seen[5:]]
+    right = max(b[1] for b in second)
+    beneath = frame.to_seat(seen[4].box_mm)  # the first row's top card, reaching beyond the second row's end
+    assert beneath[1] > right + 10
+    seen = [*seen[:4], Seen("wild-draw4", seen[4].box_mm, 0.9), *seen[5:]]
+
+    def name(boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
+        return [("wild-draw4", 0.95) if frame.to_seat(b)[0] >= right - 1 and frame.to_seat(b)[2] > 40 else ("wild", 0.3)
+                for b in boxes]
+
+    assert fill_rows(seen, table, zone, name) == seen
