@@ -396,9 +396,10 @@ class DrawTracker:
             return on_the_move or at_fingers
 
         backs = [s for s in seen if carried(s)]
-        held = [inside_share(s, h.mask) >= HELD_ON_DISCARD for s in backs]
-        if any(held):  # the blob holds the carry: a back on the discard pile outside it is a face of the pile
-            backs = [s for s, k in zip(backs, held, strict=True) if k or not self.discard.contains(s.centre)]
+        if any(self.discard.contains(s.centre) for s in backs):
+            held = [inside_share(s, h.mask) >= HELD_ON_DISCARD for s in backs]
+            if any(held):  # the blob holds the carry: a back on the discard pile outside it is a face of the pile
+                backs = [s for s, k in zip(backs, held, strict=True) if k or not self.discard.contains(s.centre)]
         return without_merged(backs)
 
     def recentred(self, region: tuple[float, float, float, float],

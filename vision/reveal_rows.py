@@ -52,8 +52,8 @@ EXTENT_MAX = 2
 ROW_END_CONF = 0.8
 """A strip one pitch beyond a row's end holds a card the detector missed (the row's first-laid card, showing its
 index only) when the revealed-card classifier names it a face this surely (`beyond_ends`). Measured on the 154
-reveals of 40 held-out and tuning games: the strips beyond every row's true ends (cloth, or the edge of another
-row) were named at most 0.57, the one missed end card (held-out 21015, a red 0 at the end of a third row, the hand of
+reveals of the tuning games collected then (sets 17000-23000): the strips beyond every row's true ends (cloth, or
+the edge of another row) were named at most 0.57, the one missed end card (held-out 21015, a red 0 at the end of a third row, the hand of
 eighteen read as seventeen) 0.94. Gaps inside a row need no such bar: the row's own edges say a card is there."""
 END_SHOWS_BOX = 0.25
 """... unless it is named as a face of the hand already boxed that covers this share of the strip: the strip beyond
@@ -385,14 +385,14 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer, profile: 
         return seen
     table_boxes = [frame.to_table(*s) for s in strips + ends]
     names = name(table_boxes)
-    def at_end(i: int, code: str, conf: float) -> bool:
-        """An end strip named surely, and not as the face of another row's card that it shows."""
-        return conf >= ROW_END_CONF and not any(
-            f.code == code and _overlap(ends[i - len(strips)], b) >= END_SHOWS_BOX for f, b in zip(faces, boxes, strict=True))
-
-    added = [Seen(code, box, conf, presence=None) for i, (box, (code, conf)) in enumerate(zip(table_boxes, names,
-                                                                                             strict=True))
-             if code != "back" and (i < len(strips) or at_end(i, code, conf))]
+    cards = [Seen(code, box, conf, presence=None) for box, (code, conf) in zip(table_boxes, names, strict=True)]
+    added = [c for c in cards[:len(strips)] if c.code != "back"]
+    for strip, c in zip(ends, cards[len(strips):], strict=True):
+        # beyond a row's end, only a face named surely, and not the face of a boxed card the strip shows
+        shows_boxed = any(f.code == c.code and _overlap(strip, b) >= END_SHOWS_BOX
+                          for f, b in zip(faces, boxes, strict=True))
+        if c.code != "back" and c.confidence >= ROW_END_CONF and not shows_boxed:
+            added.append(c)
     return seen + added
 
 
