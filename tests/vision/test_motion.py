@@ -230,3 +230,28 @@ def test_a_hand_the_colour_of_the_table_leaves_no_ghost_for_its_sleeve() -> None
     # the background drifts towards what passed a little (the light's slow drift), never takes it
     assert np.abs(model.bg.astype(int) - np.array([51, 78, 87])).max() <= 12
     assert model.hands[0].tip[0] < x + 100 + 15  # the sleeve is seen up to where the unseen skin begins
+
+
+def test_a_hand_hovering_still_over_the_discard_pile_with_a_card_stays_its_seats_hand() -> None:
+    """Held-out 29013: a feint, a hand carrying a card over the discard pile and taking it back. The sleeve, the
+    table's colour, left the palm and its card a loose blob over the pile (2.45 cards); once it stood still, no
+    longer moving, it was dropped from the seat's hand, read as a card laid, and a play was reported that never
+    happened. A blob lying still where the hand was, on either pile, and larger than a card or pair laid there,
+    is the hand at rest."""
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    empty = np.full((int(table.height), int(table.width), 3), 90, np.uint8)
+    model.update(empty, 0.0)
+    sleeve, skin, card = (60, 60, 200), (120, 150, 210), (40, 40, 200)
+    xs = [max(900 - 60 * k, 600) for k in range(6)] + [600] * 8  # the reach, then a hover over the pile
+    for k, x in enumerate(xs):
+        frame = empty.copy()
+        frame[260:300, x + 60:1000] = sleeve
+        frame[245:315, x:x + 70] = skin  # the palm ...
+        frame[235:325, x - 50:x + 10] = card  # ... and the card at its fingers
+        if k >= 1:
+            frame[240:320, x + 110:960] = empty[0, 0]  # the sleeve unseen beyond the wrist
+        model.update(frame, 0.1 * (k + 1))
+        assert [h.seat for h in model.hands] == [3] and not model.blobs, f"frame {k}"
+    assert table.discard.contains(model.hands[0].tip)
