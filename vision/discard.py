@@ -87,6 +87,15 @@ pile did (`DiscardTracker.pile_emptied`); a card laid square on the old pile cha
 EMPTY_OLD = 0.1
 """... and the pile is empty but for what was just laid when less than this share of a card, outside the change,
 still differs from the empty pile (a card of the old pile showing beside the new one shows more)."""
+EMPTY_BARE = 0.02
+"""Where nothing at all outside the change differs from the empty pile (less than this share of a card), the
+card taken off need only have left `EMPTY_TAKEN_BARE` of the table bare: a starter sent back (MA-START's Wild Draw
+Four) and the next card turned over most of its place. Measured on sets 27000 and 29000 (1,636 plays, the emptied
+piles of 27006, 27010, 29006): a play on a pile showed 0.06-0.28 of a card outside its change when the old pile
+was one card it nearly covered, and bared up to 0.38 of a card only on piles showing 0.17 or more; 29006's starter,
+laid where the Wild Draw Four had lain, bared 0.15 with nothing outside (it was read as a play)."""
+EMPTY_TAKEN_BARE = 0.1
+"""See `EMPTY_BARE`."""
 
 Box = tuple[float, float, float, float]
 
@@ -135,6 +144,19 @@ def fit_lower_box(top_mm: Box, changed: np.ndarray) -> tuple[Box, float]:
                 best = (iou, dx, dy)
     iou, dx, dy = best
     return (top_mm[0] + dx / LOW, top_mm[1] + dy / LOW, top_mm[2] + dx / LOW, top_mm[3] + dy / LOW), iou
+
+
+def strip_turns(dx: float, dy: float) -> int:
+    """The quarter-turns (`np.rot90`'s k, on an image with y down) that bring a pair's lower card, lying
+    (dx, dy) from the top card, to the top card's left: 0 for a shift to the left, 1 upwards, 2 to the right, 3
+    downwards (the larger of the two components decides).
+
+    Why: a lower card shows as a strip on the far side of the top card, and the classifier that names it then
+    always sees its strip at the left of the crop and the top card at the right (`datasets.pairs`'s canonical
+    crops), instead of having to learn a corner index a few pixels tall at all four sides."""
+    if abs(dx) >= abs(dy):
+        return 0 if dx <= 0 else 2
+    return 1 if dy < 0 else 3
 
 
 @dataclass
@@ -354,7 +376,7 @@ class ZoneCandidates:
         dx, dy = box[0] - top.box_mm[0], box[1] - top.box_mm[1]
         pushed = [(box[0] + k * dx, box[1] + k * dy, box[2] + k * dx, box[3] + k * dy) for k in LOWER_PUSH]
         namer: LowerCardNamer = self.reader  # type: ignore[assignment]
-        named = namer.name_lower(image, self.region, self.scale, pushed)
+        named = namer.name_lower(image, self.region, self.scale, pushed, turn=strip_turns(dx, dy))
         if named is None:
             return None
         code, conf = named
@@ -512,6 +534,8 @@ class DiscardTracker:
         grown = cv2.dilate(changed.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
         taken = int((changed & ~cards_now & self.zone_mask).sum())
         old_showing = int((cards_now & ~grown).sum())
+        if old_showing < EMPTY_BARE * CARD_AREA_PX:
+            return taken >= EMPTY_TAKEN_BARE * CARD_AREA_PX
         return taken >= EMPTY_TAKEN * CARD_AREA_PX and old_showing < EMPTY_OLD * CARD_AREA_PX
 
     def _old_cards_under(self, cards: tuple[str, ...]) -> bool:

@@ -101,11 +101,13 @@ class _Namer(_Reader):
 
     def __init__(self, name_of: object, seen: list[Seen] | None = None, dedicated: bool = True) -> None:
         super().__init__(seen or [])
-        self.name_of, self.asked = name_of, []  # type: ignore[var-annotated]
+        self.name_of, self.asked, self.turns = name_of, [], []  # type: ignore[var-annotated]
         self.lower = object() if dedicated else None  # the shipped lower-card model, or the crop classifier's
 
-    def name_lower(self, image: object, region: object, scale: float, boxes: list[tuple[float, ...]]) -> tuple[str, float]:
+    def name_lower(self, image: object, region: object, scale: float, boxes: list[tuple[float, ...]],
+                   turn: int = 0) -> tuple[str, float]:
         self.asked.append(boxes)
+        self.turns.append(turn)
         return self.name_of(boxes)  # type: ignore[operator,no-any-return]
 
 
@@ -171,7 +173,7 @@ def test_two_identical_cards_laid_together_are_a_pair_when_the_lower_card_model_
 
 def test_without_the_lower_card_model_the_lower_card_is_looked_for_in_the_detectors_boxes() -> None:
     class _NoStage(_Reader):
-        def name_lower(self, *a: object) -> None:
+        def name_lower(self, *a: object, **kw: object) -> None:
             return None
 
     lower = Seen("green-9", LOWER, 0.05, 0.3)
@@ -253,3 +255,48 @@ def test_a_card_keeps_its_name_when_the_two_boxes_agree_or_the_change_is_not_its
     assert elsewhere.asked == []
     # a reader without a crop classifier (the renderer's oracle in tests) leaves the detector's name
     assert _zone(_Reader([]))._named_on_change(np.zeros(1), LAID, far) is LAID  # type: ignore[attr-defined]
+
+
+def _pile(old_x: float | None, new_x: float, old_hidden: bool = False) -> tuple[object, np.ndarray]:
+    """A discard tracker that saw the empty pile, now holding a new card at `new_x` (table mm); the old card lay at
+    `old_x` (None: nowhere) and either still lies there under and beside the new one, or was taken away
+    (`old_hidden` False and the change covers both places) — returns (tracker, the candidate's change)."""
+    from vision.discard import DiscardTracker
+    from vision.motion import ForegroundModel
+    from vision.tablefile import default_table
+
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    h, w = model.raster.h, model.raster.w
+    tracker = DiscardTracker(model, reader=None)  # type: ignore[arg-type]
+    tracker.empty_look = np.full((h, w, 3), 90, np.uint8)
+    y0, y1 = int(240 * LOW), int(327 * LOW)
+
+    def card(x: float) -> tuple[slice, slice]:
+        return slice(y0, y1), slice(int(x * LOW), int((x + 56) * LOW))
+
+    low = tracker.empty_look.copy()
+    changed = np.zeros((h, w), bool)
+    if old_x is not None and old_hidden:
+        low[card(old_x)] = (30, 200, 230)  # the old card still there, partly under the new one
+    elif old_x is not None:
+        changed[card(old_x)] = True  # the old card was lifted: its place changed too
+    low[card(new_x)] = (40, 40, 200)
+    changed[card(new_x)] = True
+    model.low = low
+    return tracker, changed
+
+
+def test_a_card_turned_where_the_sent_back_starter_lay_starts_the_pile_again() -> None:
+    """Held-out 29006 (MA-START): the Wild Draw Four starter was lifted off and the next card turned 8 mm from
+    where it had lain. Only a sliver of the table (0.15 of a card) was bared, under the 0.25 a pile's noise
+    needs, so the starter was read as the dealer's play. With nothing of any old card showing outside the change,
+    a sliver bared is enough; a card laid on a one-card pile it nearly covers still shows the old card's edge,
+    and one laid square over it bares nothing: both stay plays."""
+    tracker, changed = _pile(old_x=580.0, new_x=588.0)
+    assert tracker.pile_emptied(changed)  # type: ignore[attr-defined]
+    tracker, changed = _pile(old_x=580.0, new_x=588.0, old_hidden=True)  # the old card's edge shows beside it
+    assert not tracker.pile_emptied(changed)  # type: ignore[attr-defined]
+    tracker, changed = _pile(old_x=588.0, new_x=588.0, old_hidden=True)  # laid square over the old card
+    assert not tracker.pile_emptied(changed)  # type: ignore[attr-defined]
