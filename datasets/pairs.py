@@ -28,7 +28,7 @@ import numpy as np
 from datasets.gamevideo_draw import Camera, FaceBank, blit_card, table_plane
 from tracker.cards import ALL_CODES
 from vision.classifier import CROP, square_crops
-from vision.discard import fit_lower_box
+from vision.discard import fit_lower_box, strip_turns
 from vision.motion import LOW
 from vision.readers import rectify
 from vision.tablefile import default_table
@@ -96,8 +96,10 @@ def through_codec(frames: list[np.ndarray], fps: float = 30.0) -> list[np.ndarra
 
 
 def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CODES,
-                  crop: int = CROP) -> tuple[list[np.ndarray], list[str]]:
-    """`n` lower-card crops (`crop` pixels a side) from one random table, and the lower cards' codes."""
+                  crop: int = CROP, canonical: bool = False) -> tuple[list[np.ndarray], list[str]]:
+    """`n` lower-card crops (`crop` pixels a side) from one random table, and the lower cards' codes; with
+    `canonical`, each crop turned so that the lower card lies left of the top card (`strip_turns`), as the
+    tracker turns it for a model that learnt them so."""
     rng = np.random.default_rng(seed)
     table = default_table(int(rng.choice([4, 6])))
     camera = Camera(rng, table)
@@ -134,12 +136,13 @@ def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CO
         b = np.array(box) + push * np.array([dx, dy, dx, dy])
         rect = rectify(image, table, region, SCALE)
         px = (b - np.array([region[0], region[1], region[0], region[1]])) * SCALE
-        crops.append(square_crops(rect, px[None].astype(np.float32), crop)[0])
+        cut = square_crops(rect, px[None].astype(np.float32), crop)[0]
+        crops.append(np.ascontiguousarray(np.rot90(cut, strip_turns(dx, dy))) if canonical else cut)
     return crops, lowers
 
 
-def _job(seed: int, crop: int = CROP) -> tuple[list[np.ndarray], list[str]]:
-    return table_samples(seed, crop=crop)
+def _job(seed: int, crop: int = CROP, canonical: bool = False) -> tuple[list[np.ndarray], list[str]]:
+    return table_samples(seed, crop=crop, canonical=canonical)
 
 
 def render_tables(job: Callable[[int], tuple[list[np.ndarray], list[str]]], n: int, seed: int,
@@ -171,9 +174,11 @@ def render_tables(job: Callable[[int], tuple[list[np.ndarray], list[str]]], n: i
 
 
 def build(n: int, seed: int, names: tuple[str, ...], workers: int = 1, progress: bool = True,
-          crop: int = CROP) -> LowerCrops:
-    """About `n` crops (whole tables of `PER_TABLE`, `crop` pixels a side), rendered on `workers` processes."""
+          crop: int = CROP, canonical: bool = False) -> LowerCrops:
+    """About `n` crops (whole tables of `PER_TABLE`, `crop` pixels a side), rendered on `workers` processes;
+    `canonical`: turned so the lower card lies left of the top one (`table_samples`)."""
     from functools import partial
 
-    crops, labels = render_tables(partial(_job, crop=crop), n, seed, names, workers, progress, desc="lower-card crops")
+    crops, labels = render_tables(partial(_job, crop=crop, canonical=canonical), n, seed, names, workers, progress,
+                                  desc="lower-card crops")
     return LowerCrops(crops, labels, names)

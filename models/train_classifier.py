@@ -164,13 +164,15 @@ class Factorised:  # a namespace for the torch module below (torch is imported l
         return Net()
 
 
-def _augment(x, gen):  # type: ignore[no-untyped-def]
-    """Quarter turns, brightness/contrast and white balance on a uint8 batch (N, H, W, 3) already on the
-    training device; returns float32 (N, 3, H, W) RGB in [0, 1]. Torch ops, so a GPU run augments on the GPU."""
+def _augment(x, gen, turn: bool = True):  # type: ignore[no-untyped-def]
+    """Quarter turns (unless not `turn`: crops that come in one orientation), brightness/contrast and white
+    balance on a uint8 batch (N, H, W, 3) already on the training device; returns float32 (N, 3, H, W) RGB in
+    [0, 1]. Torch ops, so a GPU run augments on the GPU."""
     import torch
 
     n, dev = len(x), x.device
-    k = int(torch.randint(0, 4, (1,), generator=gen))
+    k = int(torch.randint(0, 4, (1,), generator=gen))  # drawn either way, so the generator's stream is kept
+    k = k if turn else 0
     x = torch.rot90(x, k, dims=(1, 2)).float()
 
     def uniform(lo: float, hi: float, *shape: int):  # type: ignore[no-untyped-def]
@@ -224,7 +226,7 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
                      init: Path | None = None, lr: float = 3e-3,
                      more: tuple[tuple[Path, int], ...] = (), max_cover: float = MAX_COVER,
                      crop: int = CROP, device: str = "cpu", workers: int = 1, width: float = 1.0,
-                     crops: Crops | None = None, limit: int | None = None) -> dict[str, float]:
+                     crops: Crops | None = None, limit: int | None = None, turn: bool = True) -> dict[str, float]:
     """Train on `data_root` train crops, report val accuracy, export `out` (.onnx) and `out.json`.
 
     `more`: further data sets with their own copies per card, e.g. close-up scenes (`--kind closeup`) weighted up:
@@ -232,7 +234,8 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
     sharp cards of hand-held photos are only about a tenth of the crops.
     `device` ("cpu", "cuda", "cuda:1"): where the crops, the augmentation and the network live; `workers`: processes
     cutting the crops; `width`: the network's channel multiplier (`make_net`); `crops`: crops already cut by
-    `load_crops` (then the data arguments are not read); `limit`: training images per set (`load_crops`)."""
+    `load_crops` (then the data arguments are not read); `limit`: training images per set (`load_crops`); `turn`:
+    augment with quarter-turns (off for crops that always come in one orientation, `datasets.pairs`'s canonical)."""
     import torch
     from torch import nn
 
@@ -262,7 +265,7 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
                    mininterval=2.0)
         for b in bar:
             idx = order[b * batch : (b + 1) * batch]
-            c_logits, v_logits = net.heads(_augment(xtr[idx], gen))
+            c_logits, v_logits = net.heads(_augment(xtr[idx], gen, turn))
             y = pairs[labels[idx]]
             loss = loss_fn(c_logits, y[:, 0]) + loss_fn(v_logits, y[:, 1])
             opt.zero_grad()

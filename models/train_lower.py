@@ -35,15 +35,17 @@ WIDE = REPO / "models" / "card_classifier_parts" / "wide.pth"
 
 
 def crops_of(path: Path, n: int, seed: int, workers: int, crop_set: str = "pairs",
-             crop: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The crops and labels stored at `path`, rendered (the set's `build`, at `crop` pixels a side when given)
-    and stored first if missing."""
+             crop: int | None = None, canonical: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The crops and labels stored at `path`, rendered (the set's `build`, at `crop` pixels a side when given,
+    turned so the lower card lies left with `canonical`) and stored first if missing."""
     import importlib
 
     from datasets.export import CLASS_NAMES
 
     if not path.exists():
-        size = {} if crop is None else {"crop": crop}
+        size: dict[str, object] = {} if crop is None else {"crop": crop}
+        if canonical:
+            size["canonical"] = True
         made = importlib.import_module(SETS[crop_set][0]).build(n, seed, CLASS_NAMES, workers=workers, **size)
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(path, crops=made.crops, labels=made.labels)
@@ -83,6 +85,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     ap.add_argument("--width", type=float, default=1.5, help="channel multiplier (the wide net's is 1.5)")
     ap.add_argument("--crop", type=int, default=None,
                     help="crop side in pixels (default the crop classifier's 96)")
+    ap.add_argument("--canonical", action="store_true",
+                    help="pairs only: crops turned so the lower card lies left of the top one "
+                         "(`vision.discard.strip_turns`); the model's JSON says so and the tracker turns its crops")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2, help="processes rendering the crops")
     ap.add_argument("--minutes", type=float, default=None, help="stop after the epoch that passes this budget")
@@ -97,18 +102,28 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     from models.train_classifier import train_classifier
 
     args.out.parent.mkdir(parents=True, exist_ok=True)  # the state dict is saved beside it after each epoch
-    xtr, ytr = crops_of(args.data / "train.npz", args.train, args.seed, args.workers, args.crop_set, args.crop)
+    if args.canonical and args.crop_set != "pairs":
+        raise SystemExit("--canonical is for the pairs set only (a revealed card has no top card to turn from)")
+    xtr, ytr = crops_of(args.data / "train.npz", args.train, args.seed, args.workers, args.crop_set, args.crop,
+                        args.canonical)
     for extra in args.extra:
         z = np.load(extra)
         xtr, ytr = np.concatenate([xtr, z["crops"]]), np.concatenate([ytr, z["labels"]])
-    xva, yva = crops_of(args.data / "val.npz", args.val, args.seed + 1, args.workers, args.crop_set, args.crop)
+    xva, yva = crops_of(args.data / "val.npz", args.val, args.seed + 1, args.workers, args.crop_set, args.crop,
+                        args.canonical)
     if xtr.shape[1:] != xva.shape[1:]:
         raise SystemExit(f"training crops are {xtr.shape[1]} px and validation crops {xva.shape[1]} px: "
                          f"render both at one size (--crop), in separate --data folders")
     history = train_classifier(Path("."), args.out, list(CLASS_NAMES), epochs=args.epochs, batch=args.batch,
                                seed=args.seed, minutes=args.minutes, threads=args.threads,
                                init=args.init if args.init and args.init.exists() else None, lr=args.lr,
-                               width=args.width, crops=(xtr, ytr, xva, yva), crop=int(xtr.shape[1]))
+                               width=args.width, crops=(xtr, ytr, xva, yva), crop=int(xtr.shape[1]),
+                               turn=not args.canonical)
+    if args.canonical:  # the runtime turns its crops the same way (`vision.readers.DetectorReader.name_lower`)
+        meta_path = args.out.with_suffix(".json")
+        meta = json.loads(meta_path.read_text())
+        meta["canonical"] = True
+        meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     report = {"val_accuracy": accuracy_of_onnx(args.out, xva, yva), "val_crops": float(len(xva)),
               "train_crops": float(len(xtr)), **history}
     if args.baseline and args.baseline.exists():

@@ -61,6 +61,7 @@ class OnnxClassifier:
         self.names: tuple[str, ...] = tuple(meta["names"])
         self.size = int(meta["crop"])
         self.margin = float(meta.get("margin", MARGIN))
+        self.canonical = bool(meta.get("canonical", False))  # learnt crops in one orientation (`datasets.pairs`)
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1

@@ -15,6 +15,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from vision.classifier import square_crops
 from vision.tablefile import Table
 
 
@@ -80,10 +81,11 @@ class LowerCardNamer(Protocol):
     did not find)."""
 
     def name_lower(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
-                   boxes_mm: list[tuple[float, float, float, float]]) -> tuple[str, float] | None:
+                   boxes_mm: list[tuple[float, float, float, float]], turn: int = 0) -> tuple[str, float] | None:
         """(code, confidence) of the one card that crops around each box (table mm, in `region_mm`'s view) all
         show: the class of highest mean probability over the crops, and that mean; None when the reader has no
-        model to name a box with."""
+        model to name a box with. `turn`: the quarter-turns that bring the lower card left of the top one
+        (`vision.discard.strip_turns`), for a model that learnt its crops so."""
 
 
 def rectify(image: np.ndarray, table: Table, region_mm: tuple[float, float, float, float],
@@ -143,13 +145,25 @@ class DetectorReader:
         return self._named_by_mean(classifier, image, region_mm, scale, boxes_mm)
 
     def name_lower(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
-                   boxes_mm: list[tuple[float, float, float, float]]) -> tuple[str, float] | None:
+                   boxes_mm: list[tuple[float, float, float, float]], turn: int = 0) -> tuple[str, float] | None:
         """The lower-card classifier's name (the crop classifier's where none is shipped) for the card all the
         boxes hold, on the rectified crop `read` would see, as the model learnt it (`datasets.pairs`): the mean of
-        its probabilities over the crops, so a name one crop alone gives counts for little."""
+        its probabilities over the crops, so a name one crop alone gives counts for little. A model that learnt
+        its crops turned so the lower card lies left (its JSON's `canonical`) gets them turned by `turn`, once;
+        one that learnt them at every angle gets the mean over the quarter-turns (`HIDDEN_TURNS`)."""
         classifier = self.lower or getattr(self.detector, "classifier", None)
         if classifier is None or not boxes_mm:
             return None
+        if classifier is self.lower and getattr(classifier, "canonical", False):
+            crop = rectify(image, self.table, region_mm, scale)
+            x0, y0 = region_mm[0], region_mm[1]
+            px = np.array([[(b[0] - x0) * scale, (b[1] - y0) * scale, (b[2] - x0) * scale, (b[3] - y0) * scale]
+                           for b in boxes_mm], np.float32)
+            cuts = square_crops(crop, px, classifier.size, classifier.margin)  # type: ignore[attr-defined]
+            mean = classifier.crop_probabilities(  # type: ignore[attr-defined]
+                np.ascontiguousarray(np.rot90(cuts, turn % 4, axes=(1, 2)))).mean(axis=0)
+            k = int(mean.argmax())
+            return classifier.names[k], float(mean[k])  # type: ignore[attr-defined]
         turns = HIDDEN_TURNS if classifier is self.lower else 1
         return self._named_by_mean(classifier, image, region_mm, scale, boxes_mm, turns)
 

@@ -50,3 +50,17 @@ def test_crops_can_be_cut_larger_for_a_model_that_reads_finer_and_show_the_same_
     for s, b in zip(small, big, strict=True):
         down = cv2.resize(b, (CROP, CROP), interpolation=cv2.INTER_AREA).astype(int)
         assert float(np.abs(down - s.astype(int)).mean()) < 6.0
+
+
+def test_canonical_crops_are_the_same_crops_turned_so_the_lower_card_lies_left() -> None:
+    """The canonical set is the plain one turned by quarter-turns (`vision.discard.strip_turns`), crop by crop:
+    the same tables, cards and codec, only turned so the lower card lies left of the top one."""
+    plain, codes = table_samples(11, n=6)
+    turned, codes2 = table_samples(11, n=6, canonical=True)
+    assert codes == codes2
+    turns = []
+    for p, c in zip(plain, turned, strict=True):
+        diffs = [float(np.abs(np.rot90(p, k).astype(int) - c.astype(int)).mean()) for k in range(4)]
+        assert min(diffs) < 1.0
+        turns.append(int(np.argmin(diffs)))
+    assert len(set(turns)) > 1  # the table's pairs lie at several angles: not all turned alike

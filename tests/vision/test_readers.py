@@ -136,3 +136,59 @@ def test_two_identical_cards_side_by_side_in_a_row_are_two_cards() -> None:
     inner = _ByFraming({0.0: [strip, top], -25.0: [strip, top], 15.0: [strip, top]})
     seen = FramedReader(inner, FRAMINGS).read(None, (0.0, 0.0, 400.0, 200.0), 1.5, 0.0, presence=0.2)  # type: ignore[arg-type]
     assert [s.code for s in seen] == ["green-draw2", "green-draw2"]
+
+
+class _Canonical:
+    """A lower-card model that learnt its crops turned so the lower card lies left (`datasets.pairs`, canonical):
+    it answers by where the crop's one bright patch lies, so a test can see how the crop reached it."""
+
+    names = ("red-1", "red-2")
+    size, margin, canonical = 32, 0.0, True
+
+    def __init__(self) -> None:
+        self.crops: list[object] = []
+
+    def crop_probabilities(self, crops: object, turns: int = 1) -> object:
+        import numpy as np
+
+        x = np.asarray(crops)
+        self.crops.append(x)
+        left = x[:, :, : x.shape[2] // 2].mean(axis=(1, 2, 3)) > x[:, :, x.shape[2] // 2 :].mean(axis=(1, 2, 3))
+        return np.stack([left.astype(np.float32), (~left).astype(np.float32)], axis=1)
+
+
+def test_a_lower_card_model_that_learnt_turned_crops_is_given_them_turned() -> None:
+    """The tracker turns a pair's crop so the lower card lies left of the top card (`strip_turns`) for a model
+    that learnt them so, once and in no other turn: a strip at the crop's right (the lower card lies right of the
+    top one) reaches the model at its left."""
+    import numpy as np
+
+    from vision.discard import strip_turns
+    from vision.readers import DetectorReader
+    from vision.tablefile import default_table
+
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    image = np.zeros((int(table.height), int(table.width), 3), np.uint8)
+    image[100:140, 130:140] = 255  # a bright strip at the right of the box below
+    model = _Canonical()
+    reader = DetectorReader(table, detector=None, lower=model)
+    box = (100.0, 100.0, 140.0, 140.0)
+    assert reader.name_lower(image, (0.0, 0.0, 400.0, 300.0), 1.0, [box], turn=0) == ("red-2", 1.0)
+    turn = strip_turns(dx=30.0, dy=4.0)  # the lower card lies right of the top one
+    assert turn == 2
+    assert reader.name_lower(image, (0.0, 0.0, 400.0, 300.0), 1.0, [box], turn=turn) == ("red-1", 1.0)
+    assert all(len(c) == 1 for c in model.crops)  # one crop a box: no quarter-turns averaged over
+
+
+def test_strip_turns_bring_each_side_to_the_left() -> None:
+    """`np.rot90` by the turns moves a mark on the lower card's side of a crop to its left edge."""
+    import numpy as np
+
+    from vision.discard import strip_turns
+
+    for dx, dy, mark in ((-20.0, 3.0, (5, 0)), (20.0, -3.0, (5, 10)), (2.0, -25.0, (0, 5)), (-2.0, 25.0, (10, 5))):
+        crop = np.zeros((11, 11), int)
+        crop[mark] = 1
+        turned = np.rot90(crop, strip_turns(dx, dy))
+        assert np.argwhere(turned)[0][1] == 0, (dx, dy)
