@@ -5,7 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.discard import LOWER_DARK_CONF, LOWER_MIN_CONF, with_own_change
+from vision.discard import (
+    LOWER_DARK_CONF,
+    LOWER_MIN_CONF,
+    LOWER_OLD_STRIP,
+    fit_lower_box,
+    strip_changed,
+    with_own_change,
+)
 from vision.motion import LOW
 from vision.readers import Seen
 
@@ -134,15 +141,33 @@ def test_no_lower_card_named_unsurely_by_the_top_cards_name_or_as_an_old_card() 
     for why, rule in cases.items():
         zc = _zone(_Namer(rule, [TOP, lower]))  # type: ignore[arg-type]
         assert zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE) == [TOP], why  # type: ignore[attr-defined]
-    for old_box in (LOWER, (60.0, 110.0, 117.0, 199.0)):  # where the fit puts it, or half in its box (its own)
+    # an old card showing beside the new one, as it was: the strip the top card leaves did not change (a shadow
+    # at its edge made the change a little larger than one card)
+    showing = PAIR_CHANGE.copy()
+    showing[int(95 * LOW):int(175 * LOW), int(84 * LOW):int(98 * LOW)] = False
+    fitted, _ = fit_lower_box(TOP.box_mm, showing)
+    assert strip_changed(TOP.box_mm, fitted, showing) < LOWER_OLD_STRIP
+    shifted = (fitted[0] - 20.0, fitted[1] + 20.0, fitted[2] - 20.0, fitted[3] + 20.0)
+    for old_box in (fitted, shifted):  # where the fit puts it, or half in its box (its own)
         zc = _zone(_Namer(lambda b: ("green-9", 0.8)))  # type: ignore[arg-type]
         zc.known = [Seen("green-9", old_box, 0.9)]  # type: ignore[attr-defined]  # read there before: the old pile
-        assert zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE) == [TOP], old_box  # type: ignore[attr-defined]
+        assert zc._second_card(np.zeros(1), 0.0, TOP, showing) == [TOP], old_box  # type: ignore[attr-defined]
     zc = _zone(_Namer(lambda b: ("green-9", LOWER_MIN_CONF + 0.05)))  # type: ignore[arg-type]  # unsure, but sure enough
     assert [s.code for s in zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE)] == ["green-9", "yellow-skip"]  # type: ignore[attr-defined]
     zc = _zone(_Namer(lambda b: ("green-9", 0.8)))  # type: ignore[arg-type]
     zc.known = [Seen("green-9", (200.0, 180.0, 257.0, 269.0), 0.9)]  # type: ignore[attr-defined]  # elsewhere
     assert [s.code for s in zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE)] == ["green-9", "yellow-skip"]  # type: ignore[attr-defined]
+
+
+def test_a_twin_of_an_old_card_laid_under_the_new_one_is_a_second_card() -> None:
+    """Held-out 29000: a yellow Skip and a green Reverse laid together on a yellow Skip starter. The lower card,
+    named surely, lay where the old Skip had been read, and was taken for it showing through: the pair was read as
+    one card. An old card showing through is as it was; this strip changed (`LOWER_OLD_STRIP`)."""
+    zc = _zone(_Namer(lambda b: ("green-9", 0.9)))  # type: ignore[arg-type]
+    zc.known = [Seen("green-9", LOWER, 0.9)]  # type: ignore[attr-defined]  # its twin, read there before
+    assert strip_changed(TOP.box_mm, LOWER, PAIR_CHANGE) >= LOWER_OLD_STRIP
+    cards = zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE)  # type: ignore[attr-defined]
+    assert [s.code for s in cards] == ["green-9", "yellow-skip"]
 
 
 @pytest.mark.parametrize("lower, conf, taken", [
