@@ -69,13 +69,20 @@ that old card showing beside the new one (the fitted box is the top card's slid,
 detector's 0.8 is too strict here: the demo's wild laid beside the blue-5 before it read as a pair)."""
 LOWER_OLD_STRIP = 0.75
 """... unless the strip of the fitted box that the top card leaves (where the lower card would show) changed at
-least this much: an old card showing through is as it was. Measured on every change the fit named in 80 rendered
-games (sets 25000-29000 and 17000-19012 read with their table files; 286 changes, 102 of them pairs, each judged
-on the read that decided it): single cards' strips changed 0.50 at the median and 0.74 at the 95th percentile, and
-one single card named above its bar had a strip over 0.7 (27015, 0.85); pairs whose lower card was the twin of an
-old card near it were read as single cards (29000's second yellow Skip laid over the first, strip 0.78; 29003's
-yellow 6, 0.95; 25017's green Skip, 0.89). Decided right: 232 without this, 236 at 0.65-0.75 (149 -> 152 on sets
-25000-29000, 83 -> 84 on the others), 235 at 0.8, 234 at 0.9; no single card more taken for a pair."""
+least this much and the lower card is named at least `LOWER_OLD_SURE`: an old card showing through is as it was,
+and a twin of it laid under the new card changes its strip. Only where the detector named one card
+(`ZoneCandidates._second_card`); where it named two, its own lower card stands. Measured on every change the fit
+named in 80 rendered games (sets 25000-29000 and 17000-19012 read with their table files; 286 changes, 102 of
+them pairs, each judged on the read that decided it): single cards' strips changed 0.50 at the median and 0.74 at
+the 95th percentile. At 0.75, eight changes decided otherwise: three pairs whose lower card, a twin of an old card
+near it, was named at 0.71-0.99 and had been read as a single card (29000's second yellow Skip over the first,
+strip 0.78; 29003's yellow 6, 0.95; 25017's green Skip, 0.89) now right; and five lower cards named at 0.22-0.43,
+of which one pair now right (19004), one single card now taken for a pair (27015) and three pairs wrong either way.
+With `LOWER_OLD_SURE` the three sure pairs alone: 232 -> 235 decided right (236 without the bar, 235 at 0.45-0.7).
+The fresh set 31000 then showed the rule in the other path: the detector named both cards of a pair, and the fit,
+misled, named the old card beside them surely enough to replace the right lower card (31011)."""
+LOWER_OLD_SURE = 0.5
+"""See `LOWER_OLD_STRIP`."""
 LOWER_SAME_CONF = 0.5
 """The least mean probability for a lower card named by fit as the top card's own name: two identical cards
 laid together (OL-INTERCEPT's self-interception, two Skips of one colour under CH-PAIR). Only the lower-card
@@ -371,7 +378,7 @@ class ZoneCandidates:
         among the detector's boxes that surely hold *a* card (`PAIR_PRESENCE`), inside the change, not seen there
         before, and showing change of its own outside the top card (measured on the tuning games, with the
         classifier that fallback only added cards that were not there)."""
-        named = self._lower_by_fit(image, top, grown)
+        named = self._lower_by_fit(image, top, grown, twin_of_old=True)
         if named is not None and (len(named) == 2 or self._lower_model()):
             return named  # the lower-card classifier, when shipped, is the judge: its "no card" stands
         seen = self.reader.read(image, self.region, self.scale, t, presence=PAIR_PRESENCE)
@@ -389,11 +396,13 @@ class ZoneCandidates:
         """The reader has the model trained for lower cards (`models/card_lower.onnx`)."""
         return getattr(self.reader, "lower", None) is not None
 
-    def _lower_by_fit(self, image: np.ndarray, top: Seen, grown: np.ndarray) -> list[Seen] | None:
+    def _lower_by_fit(self, image: np.ndarray, top: Seen, grown: np.ndarray,
+                      twin_of_old: bool = False) -> list[Seen] | None:
         """[lower, top] with the lower card named on crops around its fitted box (`fit_lower_box`,
         `LOWER_PUSH`); [top] when no card is named there surely (not a face, an old card showing through, a low
         mean probability, the top card's own name below `LOWER_SAME_CONF`); None when the reader has no model to
-        name it with."""
+        name it with. `twin_of_old`: a lower card named like an old card near it may be that card's twin laid now
+        (`LOWER_OLD_STRIP`), asked where the detector named one card only."""
         if getattr(self.reader, "name_lower", None) is None:
             return None
         box, _ = fit_lower_box(top.box_mm, grown)
@@ -408,7 +417,8 @@ class ZoneCandidates:
         same = code == top.code and (not self._lower_model() or conf < LOWER_SAME_CONF)
         if code == "back" or same or conf < (LOWER_DARK_CONF if dark_face(code) else LOWER_MIN_CONF):
             return [top]
-        if self._was_there(lower, share=LOWER_OLD_SHARE) and strip_changed(top.box_mm, box, grown) < LOWER_OLD_STRIP:
+        if self._was_there(lower, share=LOWER_OLD_SHARE) and not (
+                twin_of_old and conf >= LOWER_OLD_SURE and strip_changed(top.box_mm, box, grown) >= LOWER_OLD_STRIP):
             return [top]
         return [lower, top]
 

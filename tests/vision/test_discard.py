@@ -9,6 +9,7 @@ from vision.discard import (
     LOWER_DARK_CONF,
     LOWER_MIN_CONF,
     LOWER_OLD_STRIP,
+    LOWER_OLD_SURE,
     fit_lower_box,
     strip_changed,
     with_own_change,
@@ -168,6 +169,17 @@ def test_a_twin_of_an_old_card_laid_under_the_new_one_is_a_second_card() -> None
     assert strip_changed(TOP.box_mm, LOWER, PAIR_CHANGE) >= LOWER_OLD_STRIP
     cards = zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE)  # type: ignore[attr-defined]
     assert [s.code for s in cards] == ["green-9", "yellow-skip"]
+    # named unsurely, it is the old card showing through, as before
+    zc = _zone(_Namer(lambda b: ("green-9", LOWER_OLD_SURE - 0.1)))  # type: ignore[arg-type]
+    zc.known = [Seen("green-9", LOWER, 0.9)]  # type: ignore[attr-defined]
+    assert zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE) == [TOP]  # type: ignore[attr-defined]
+    # where the detector named both cards of a pair, its own lower card stands against the old card's name
+    # (fresh 31011: a blue 0 under a yellow 7, renamed as the blue 4 that lay there before)
+    zc = _zone(_Namer(lambda b: ("green-9", 0.9)))  # type: ignore[arg-type]
+    zc.known = [Seen("green-9", LOWER, 0.9)]  # type: ignore[attr-defined]
+    sliver = Seen("red-1", (80.0, 90.0, 100.0, 179.0), 0.3)
+    renamed = zc._renamed_lower(np.zeros(1), [sliver, TOP], PAIR_CHANGE)  # type: ignore[attr-defined]
+    assert [s.code for s in renamed] == ["red-1", "yellow-skip"]
 
 
 @pytest.mark.parametrize("lower, conf, taken", [
