@@ -155,35 +155,34 @@ class DetectorReader:
         if classifier is None or not boxes_mm:
             return None
         if classifier is self.lower and getattr(classifier, "canonical", False):
-            crop = rectify(image, self.table, region_mm, scale)
-            x0, y0 = region_mm[0], region_mm[1]
-            px = np.array([[(b[0] - x0) * scale, (b[1] - y0) * scale, (b[2] - x0) * scale, (b[3] - y0) * scale]
-                           for b in boxes_mm], np.float32)
-            cuts = square_crops(crop, px, classifier.size, classifier.margin)  # type: ignore[attr-defined]
-            mean = classifier.crop_probabilities(  # type: ignore[attr-defined]
-                np.ascontiguousarray(np.rot90(cuts, turn % 4, axes=(1, 2)))).mean(axis=0)
-            k = int(mean.argmax())
-            return classifier.names[k], float(mean[k])  # type: ignore[attr-defined]
+            return self._named_by_mean(classifier, image, region_mm, scale, boxes_mm, rotate=turn % 4)
         turns = HIDDEN_TURNS if classifier is self.lower else 1
         return self._named_by_mean(classifier, image, region_mm, scale, boxes_mm, turns)
 
     def _named_by_mean(self, classifier: object, image: np.ndarray, region_mm: tuple[float, float, float, float],
-                       scale: float, boxes_mm: list[tuple[float, float, float, float]], turns: int = 1
-                       ) -> tuple[str, float]:
+                       scale: float, boxes_mm: list[tuple[float, float, float, float]], turns: int = 1,
+                       rotate: int | None = None) -> tuple[str, float]:
         """The class with the highest mean probability over the boxes, and that mean."""
-        mean = self._probabilities(classifier, image, region_mm, scale, boxes_mm, turns).mean(axis=0)
+        mean = self._probabilities(classifier, image, region_mm, scale, boxes_mm, turns, rotate).mean(axis=0)
         k = int(mean.argmax())
         return classifier.names[k], float(mean[k])  # type: ignore[attr-defined]
 
     def _probabilities(self, classifier: object, image: np.ndarray, region_mm: tuple[float, float, float, float],
-                       scale: float, boxes_mm: list[tuple[float, float, float, float]], turns: int = 1) -> np.ndarray:
+                       scale: float, boxes_mm: list[tuple[float, float, float, float]], turns: int = 1,
+                       rotate: int | None = None) -> np.ndarray:
         """`classifier`'s class probabilities for each box (table mm), cropped from `region_mm` rectified as
-        `read` rectifies it; with `turns`, averaged over the crops' quarter-turns (`OnnxClassifier.probabilities`)."""
+        `read` rectifies it; with `turns`, averaged over the crops' quarter-turns (`OnnxClassifier.probabilities`);
+        with `rotate` (0-3), each crop turned that many quarter-turns first (`np.rot90`), for a model that learnt
+        its crops in one orientation."""
         crop = rectify(image, self.table, region_mm, scale)
         x0, y0 = region_mm[0], region_mm[1]
         px = np.array([[(b[0] - x0) * scale, (b[1] - y0) * scale, (b[2] - x0) * scale, (b[3] - y0) * scale]
                        for b in boxes_mm], np.float32)
-        return classifier.probabilities(crop, px, turns=turns)  # type: ignore[attr-defined, no-any-return]
+        if rotate is None:
+            return classifier.probabilities(crop, px, turns=turns)  # type: ignore[attr-defined, no-any-return]
+        cuts = square_crops(crop, px, classifier.size, classifier.margin)  # type: ignore[attr-defined]
+        turned = np.ascontiguousarray(np.rot90(cuts, rotate, axes=(1, 2)))
+        return classifier.crop_probabilities(turned, turns)  # type: ignore[attr-defined, no-any-return]
 
 
 FRAMINGS: tuple[tuple[float, float, float, float], ...] = ((0, 0, 0, 0), (-25, -25, 25, 25), (15, 0, 15, 0))
