@@ -301,6 +301,10 @@ def test_a_carried_fan_with_one_card_unseen_between_two_pitches_counts_it() -> N
     cases.append(("a fan spread the other way", mirrored, 1))
     # all four seen; the top card's far edge lies a card's width off the strips' pitch, which is no hidden card
     cases.append(("the top card's far edge", [(0, 92, 4400), (19, 111, 4400), (39, 135, 4700), (68, 182, 6800)], 0))
+    # fresh 33013, a fan of four read whole: its end cards' boxes within 2 % in area, so no end is surely the top
+    # card, and the gap measured on the side the larger picked was no card (`FAN_ENDS_ALIKE`)
+    cases.append(("ends alike", [(-90.0, 25.5, 6028), (-68.8, 43.2, 5248), (-45.5, 59.7, 4461), (-15.3, 97.2, 5935)],
+                  0))
     for why, backs, hidden in cases:
         assert hidden_in_fan(backs) == hidden, why
 
