@@ -175,18 +175,18 @@ def strip_turns(dx: float, dy: float) -> int:
     return 1 if dy < 0 else 3
 
 
+def box_raster(box_mm: Box, shape: tuple[int, ...]) -> np.ndarray:
+    """A table-mm box as a mask on the motion raster of `shape`."""
+    m = np.zeros(shape[:2], bool)
+    x0, y0, x1, y1 = (np.array(box_mm) * LOW).astype(int)
+    m[max(0, y0):max(0, y1 + 1), max(0, x0):max(0, x1 + 1)] = True
+    return m
+
+
 def strip_changed(top_mm: Box, lower_mm: Box, changed: np.ndarray) -> float:
     """The share of the lower card's box outside the top card's box (the strip of it that shows) that lies on
     `changed` (the motion raster's change); 0 when the top card's box covers it all."""
-    h, w = changed.shape
-
-    def box(b: Box) -> np.ndarray:
-        m = np.zeros((h, w), bool)
-        x0, y0, x1, y1 = (np.array(b) * LOW).astype(int)
-        m[max(0, y0):max(0, y1 + 1), max(0, x0):max(0, x1 + 1)] = True
-        return m
-
-    strip = box(lower_mm) & ~box(top_mm)
+    strip = box_raster(lower_mm, changed.shape) & ~box_raster(top_mm, changed.shape)
     return float(changed[strip].mean()) if strip.any() else 0.0
 
 
@@ -223,15 +223,7 @@ def with_own_change(new: list[Seen], changed: np.ndarray, strict: bool = False) 
     `strict` (a card looked for beyond what the reading named must prove itself)."""
     if len(new) < 2:
         return new
-    h, w = changed.shape
-
-    def box(s: Seen) -> np.ndarray:
-        m = np.zeros((h, w), bool)
-        x0, y0, x1, y1 = (np.array(s.box_mm) * LOW).astype(int)
-        m[max(0, y0):max(0, y1 + 1), max(0, x0):max(0, x1 + 1)] = True
-        return m
-
-    boxes = [box(s) for s in new]
+    boxes = [box_raster(s.box_mm, changed.shape) for s in new]
     share = [float(changed[b].mean()) if b.any() else 0.0 for b in boxes]
     order = sorted(range(len(new)), key=lambda i: (-share[i], -new[i].area))
     keep = {order[0]}
