@@ -13,6 +13,13 @@ height, to either side, and turned 3-28 degrees either way), shot by a random ca
 the other samples of its table and read back, rectified at the tracker's scale; the change is the union of the
 two cards' outlines on the motion raster, grown as the tracker grows it; the top card's box is jittered as a
 detector's box is. The label is the lower card's code. One pair in twenty is two identical cards.
+
+With `singles`, that share of the samples lay one card only, and the change is still that of a pair: the card's
+outline and a phantom lower card's where the pair's would be. Their label is "back", which the tracker reads as
+"no lower card to name". Why: a single card whose change spreads past its outline (a hand's shadow, the pile
+nudged) reaches the lower-card model too, and a model that has only seen pairs names an old card of the pile
+there. Traced on 52 tuning games (sets 25000-29000, their table files): 224 of the 373 frames on which the model
+was asked showed a single card, and on 8 of them (4 plays) the single was taken for a pair.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.gamevideo_draw import Camera, FaceBank, blit_card, table_plane
+from datasets.gamevideo_draw import Camera, FaceBank, blit_card, card_corners, table_plane
 from tracker.cards import ALL_CODES
 from vision.classifier import CROP, square_crops
 from vision.discard import fit_lower_box, strip_turns
@@ -95,11 +102,16 @@ def through_codec(frames: list[np.ndarray], fps: float = 30.0) -> list[np.ndarra
     return out
 
 
+NO_LOWER = "back"
+"""The label of a crop with no lower card in it (`singles`): the class the tracker already reads as "no card"."""
+
+
 def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CODES,
-                  crop: int = CROP, canonical: bool = False) -> tuple[list[np.ndarray], list[str]]:
+                  crop: int = CROP, canonical: bool = False, singles: float = 0.0) -> tuple[list[np.ndarray], list[str]]:
     """`n` lower-card crops (`crop` pixels a side) from one random table, and the lower cards' codes; with
     `canonical`, each crop turned so that the lower card lies left of the top card (`strip_turns`), as the
-    tracker turns it for a model that learnt them so."""
+    tracker turns it for a model that learnt them so; `singles`: the share of crops of one card laid with a
+    pair's change, labelled `NO_LOWER`."""
     rng = np.random.default_rng(seed)
     table = default_table(int(rng.choice([4, 6])))
     camera = Camera(rng, table)
@@ -118,7 +130,10 @@ def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CO
         top_code = str(rng.choice(codes))
         lower_code = top_code if rng.random() < 0.05 else str(rng.choice(codes))
         (lc, la), (tc, ta) = _lay_pair(rng, dc)
-        ql = blit_card(canvas, bank, lower_code, lc, la)
+        if singles > 0 and rng.random() < singles:  # one card; the change still spreads where a lower card would be
+            ql, lower_code = card_corners(lc, la), NO_LOWER
+        else:
+            ql = blit_card(canvas, bank, lower_code, lc, la)
         qt = blit_card(canvas, bank, top_code, tc, ta)
         frames.append(camera.shoot(canvas, k, k / 30.0))
         tops.append(qt)
@@ -141,8 +156,9 @@ def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CO
     return crops, lowers
 
 
-def _job(seed: int, crop: int = CROP, canonical: bool = False) -> tuple[list[np.ndarray], list[str]]:
-    return table_samples(seed, crop=crop, canonical=canonical)
+def _job(seed: int, crop: int = CROP, canonical: bool = False,
+         singles: float = 0.0) -> tuple[list[np.ndarray], list[str]]:
+    return table_samples(seed, crop=crop, canonical=canonical, singles=singles)
 
 
 def render_tables(job: Callable[[int], tuple[list[np.ndarray], list[str]]], n: int, seed: int,
@@ -174,11 +190,12 @@ def render_tables(job: Callable[[int], tuple[list[np.ndarray], list[str]]], n: i
 
 
 def build(n: int, seed: int, names: tuple[str, ...], workers: int = 1, progress: bool = True,
-          crop: int = CROP, canonical: bool = False) -> LowerCrops:
+          crop: int = CROP, canonical: bool = False, singles: float = 0.0) -> LowerCrops:
     """About `n` crops (whole tables of `PER_TABLE`, `crop` pixels a side), rendered on `workers` processes;
-    `canonical`: turned so the lower card lies left of the top one (`table_samples`)."""
+    `canonical`: turned so the lower card lies left of the top one; `singles`: the share of single cards laid
+    with a pair's change, labelled `NO_LOWER` (`table_samples`)."""
     from functools import partial
 
-    crops, labels = render_tables(partial(_job, crop=crop, canonical=canonical), n, seed, names, workers, progress,
-                                  desc="lower-card crops")
+    crops, labels = render_tables(partial(_job, crop=crop, canonical=canonical, singles=singles), n, seed, names,
+                                  workers, progress, desc="lower-card crops")
     return LowerCrops(crops, labels, names)

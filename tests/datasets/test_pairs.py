@@ -64,3 +64,16 @@ def test_canonical_crops_are_the_same_crops_turned_so_the_lower_card_lies_left()
         assert min(diffs) < 1.0
         turns.append(int(np.argmin(diffs)))
     assert len(set(turns)) > 1  # the table's pairs lie at several angles: not all turned alike
+
+
+def test_singles_are_one_card_laid_with_a_pairs_change_labelled_no_lower_card() -> None:
+    """`singles`: that share of crops hold one card only, cut where a pair's change puts the lower card, and say
+    "no lower card" (`NO_LOWER`, the class the tracker reads as none); the rest are pairs as before."""
+    from datasets.pairs import NO_LOWER
+
+    crops, codes = table_samples(7, n=6, singles=1.0)
+    assert codes == [NO_LOWER] * 6
+    assert all(c.shape == (CROP, CROP, 3) and float(np.std(c)) > 10 for c in crops)
+    _, mixed = table_samples(7, n=16, singles=0.5)
+    assert 0 < mixed.count(NO_LOWER) < 16 and set(mixed) - {NO_LOWER} <= set(ALL_CODES)
+    assert NO_LOWER not in table_samples(7, n=16)[1]  # by default every crop is a pair's lower card
