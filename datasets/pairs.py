@@ -2,7 +2,7 @@
 
 Why a set of its own: two cards laid together and fanned leave the lower one showing as a strip a third to a half
 of a card wide, and in a 960x540 table video its name is a corner index 7-9 pixels tall. The crop classifier
-learnt whole and half-hidden cards in still scenes; here the crop is cut where `vision.discard.fit_lower_box`
+learnt whole and half-hidden cards in still scenes; here the crop is cut where `vision.lower_fit.fit_lower_box`
 puts the lower card (the top card's box slid to explain the change), from a frame that went through the same
 camera, the same video codec and the same rectification as a game video's, so the model learns exactly the
 input it will be asked about.
@@ -35,7 +35,7 @@ import numpy as np
 from datasets.gamevideo_draw import Camera, FaceBank, blit_card, card_corners, table_plane
 from tracker.cards import ALL_CODES
 from vision.classifier import CROP, square_crops
-from vision.discard import fit_lower_box, strip_turns
+from vision.lower_fit import fit_lower_box, strip_turns
 from vision.motion import LOW
 from vision.readers import rectify
 from vision.tablefile import default_table
@@ -46,7 +46,7 @@ PAD = 12.0
 """mm added around the discard zone (`vision.discard.ZoneCandidates`'s pad)."""
 PUSH = (0.3, 0.7)
 """The crop is pushed this share of the shift further from the top card, towards the strip that shows (the
-tracker reads at `vision.discard.LOWER_PUSH`)."""
+tracker reads at `vision.lower_fit.LOWER_PUSH`)."""
 PER_TABLE = 16
 """Samples drawn on one table (one camera, one deck, one cloth)."""
 

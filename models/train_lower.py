@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                     help="crop side in pixels (default the crop classifier's 96)")
     ap.add_argument("--canonical", action="store_true",
                     help="pairs only: crops turned so the lower card lies left of the top one "
-                         "(`vision.discard.strip_turns`); the model's JSON says so and the tracker turns its crops")
+                         "(`vision.lower_fit.strip_turns`); the model's JSON says so and the tracker turns its crops")
     ap.add_argument("--singles", type=float, default=0.0,
                     help="pairs only: the share of rendered crops that hold one card laid with a pair's change, "
                          "labelled back (no lower card: `datasets.pairs.NO_LOWER`)")

@@ -85,7 +85,7 @@ class LowerCardNamer(Protocol):
         """(code, confidence) of the one card that crops around each box (table mm, in `region_mm`'s view) all
         show: the class of highest mean probability over the crops, and that mean; None when the reader has no
         model to name a box with. `turn`: the quarter-turns that bring the lower card left of the top one
-        (`vision.discard.strip_turns`), for a model that learnt its crops so."""
+        (`vision.lower_fit.strip_turns`), for a model that learnt its crops so."""
 
 
 def rectify(image: np.ndarray, table: Table, region_mm: tuple[float, float, float, float],

@@ -53,7 +53,7 @@ def test_crops_can_be_cut_larger_for_a_model_that_reads_finer_and_show_the_same_
 
 
 def test_canonical_crops_are_the_same_crops_turned_so_the_lower_card_lies_left() -> None:
-    """The canonical set is the plain one turned by quarter-turns (`vision.discard.strip_turns`), crop by crop:
+    """The canonical set is the plain one turned by quarter-turns (`vision.lower_fit.strip_turns`), crop by crop:
     the same tables, cards and codec, only turned so the lower card lies left of the top one."""
     plain, codes = table_samples(11, n=6)
     turned, codes2 = table_samples(11, n=6, canonical=True)

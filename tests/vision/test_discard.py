@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.discard import (
+from vision.discard import with_own_change
+from vision.lower_fit import (
     LOWER_DARK_CONF,
     LOWER_MIN_CONF,
     LOWER_OLD_STRIP,
     LOWER_OLD_SURE,
     fit_lower_box,
     strip_changed,
-    with_own_change,
 )
 from vision.motion import LOW
 from vision.readers import Seen
@@ -94,7 +94,6 @@ def test_strict_keeps_no_card_that_cannot_show_its_own_change() -> None:
 
 
 def test_the_fit_finds_the_lower_card_beside_the_top_one_in_any_direction() -> None:
-    from vision.discard import fit_lower_box
 
     w, h = TOP.box_mm[2] - TOP.box_mm[0], TOP.box_mm[3] - TOP.box_mm[1]
     for fx, fy in [(-0.45, 0.0), (0.35, 0.1), (0.0, -0.3), (0.5, 0.5), (-0.6, 0.25)]:

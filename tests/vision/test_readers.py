@@ -71,7 +71,7 @@ def _named_right(table_samples: object, tables: int, models: list[object],
     training), for each of `turns` (model by model): with 4, each crop is named by the mean over its quarter-turns,
     as the readers name half-hidden cards (`vision.readers.HIDDEN_TURNS`); and the number of crops. A model that
     learnt turned crops (its JSON's `canonical`) is given the same tables' crops turned so, as the tracker gives
-    them (`datasets.pairs`, `vision.discard.strip_turns`)."""
+    them (`datasets.pairs`, `vision.lower_fit.strip_turns`)."""
     import numpy as np
 
     from vision.classifier import OnnxClassifier, resized_crops
@@ -120,7 +120,7 @@ def test_the_shipped_lower_card_model_sees_no_lower_card_beside_a_single_card() 
     from datasets.pairs import NO_LOWER, table_samples
     from vision.classifier import OnnxClassifier, resized_crops
     from vision.detector import DEFAULT_LOWER
-    from vision.discard import LOWER_MIN_CONF
+    from vision.lower_fit import LOWER_MIN_CONF
 
     clf = OnnxClassifier(DEFAULT_LOWER)
     crops = []
@@ -203,7 +203,7 @@ def test_a_lower_card_model_that_learnt_turned_crops_is_given_them_turned() -> N
     top one) reaches the model at its left."""
     import numpy as np
 
-    from vision.discard import strip_turns
+    from vision.lower_fit import strip_turns
     from vision.readers import DetectorReader
     from vision.tablefile import default_table
 
@@ -225,7 +225,7 @@ def test_strip_turns_bring_each_side_to_the_left() -> None:
     """`np.rot90` by the turns moves a mark on the lower card's side of a crop to its left edge."""
     import numpy as np
 
-    from vision.discard import strip_turns
+    from vision.lower_fit import strip_turns
 
     for dx, dy, mark in ((-20.0, 3.0, (5, 0)), (20.0, -3.0, (5, 10)), (2.0, -25.0, (0, 5)), (-2.0, 25.0, (10, 5))):
         crop = np.zeros((11, 11), int)
