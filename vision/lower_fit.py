@@ -34,8 +34,8 @@ are kept, two single cards are taken for pairs); at 0.1, 102. A single card is m
 Checked again for the model that learnt single cards as "no lower card" (`datasets.pairs` `singles`), on every
 frame the fit named in sets 31000 and 33000 (203 frames where no old card matched; full probabilities traced):
 these bars (0.2, `LOWER_DARK_CONF` 0.45, `LOWER_SAME_CONF` 0.5) decide 172 right. 0.3 decides 173 and 0.15
-decides 171. A dark bar of 0.3, a same-card bar of 0.3-0.4, or "no lower card" only when its own probability
-reaches 0.3-0.7 changes one frame at most. So the bars stay."""
+decides 171. With 0.2 kept, a dark bar of 0.3, a same-card bar of 0.3-0.4, or "no lower card" taken only when
+its own probability reaches 0.3-0.7 changes nothing. So the bars stay."""
 LOWER_DARK_CONF = 0.45
 """The least mean probability for a lower card named by fit as a Wild, a Wild Draw Four or a Draw Two: faces the
 lower-card classifier also finds in a strip of the old pile darkened by the shadow at a single card's edge.
