@@ -342,6 +342,9 @@ def test_a_hidden_fan_card_counts_when_most_reads_find_it() -> None:
     assert carry_count([4, 4, 4, 4, 4], [0, 0, 1, 1, 0]) == 4  # boxes wandering on two reads
     assert carry_count([0, 0, 0], [0, 0, 0]) == 0
     assert carry_count([4, 4, 3, 3, 3], [0, 0, 1, 1, 1]) == 4  # the reads that missed one found its gap: four
+    # held-out 35016: four seen on one read, three on the rest, two of which found the gap: four, not three
+    assert carry_count([4, 3, 3, 3, 3], [0, 1, 0, 1, 0]) == 4
+    assert carry_count([4, 3, 3, 3, 3], [0, 0, 0, 1, 0]) == 3  # one read's gap and one read's extra card: three
 
 
 class _CroppingReader:
