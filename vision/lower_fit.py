@@ -71,7 +71,7 @@ the crop, would name the top card for a single card. Measured on 400 rendered pa
 the model takes 130 of 192 identical pairs and names none of 208 different lower cards as the top card."""
 LOWER_AREA = 1.2
 """With a lower-card classifier, a change this many cards large, read as one card, is looked at for a second
-card (`PAIR_AREA` without one): fanned pairs measured 1.24-1.55, and the classifier's mean probability, not the
+card (`vision.discard.PAIR_AREA` without one): fanned pairs measured 1.24-1.55, and the classifier's mean probability, not the
 area, tells the single cards of 1.2-1.3 apart."""
 
 

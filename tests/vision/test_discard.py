@@ -94,7 +94,6 @@ def test_strict_keeps_no_card_that_cannot_show_its_own_change() -> None:
 
 
 def test_the_fit_finds_the_lower_card_beside_the_top_one_in_any_direction() -> None:
-
     w, h = TOP.box_mm[2] - TOP.box_mm[0], TOP.box_mm[3] - TOP.box_mm[1]
     for fx, fy in [(-0.45, 0.0), (0.35, 0.1), (0.0, -0.3), (0.5, 0.5), (-0.6, 0.25)]:
         lower = (TOP.box_mm[0] + fx * w, TOP.box_mm[1] + fy * h, TOP.box_mm[2] + fx * w, TOP.box_mm[3] + fy * h)
