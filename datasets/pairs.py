@@ -12,7 +12,8 @@ Each sample: a table plane (`datasets.gamevideo_draw`) with an old pile of one t
 height, to either side, and turned 3-28 degrees either way), shot by a random camera, encoded to MPEG-4 with
 the other samples of its table and read back, rectified at the tracker's scale; the change is the union of the
 two cards' outlines on the motion raster, grown as the tracker grows it; the top card's box is jittered as a
-detector's box is. The label is the lower card's code. One pair in twenty is two identical cards.
+detector's box is. The label is the lower card's code. One pair in twenty is two identical cards (`IDENTICAL`),
+or the share given as `identical`.
 
 With `singles`, that share of the samples lay one card only, and the change is still that of a pair: the card's
 outline and a phantom lower card's where the pair's would be. Their label is "back", which the tracker reads as
@@ -102,16 +103,23 @@ def through_codec(frames: list[np.ndarray], fps: float = 30.0) -> list[np.ndarra
     return out
 
 
+IDENTICAL = 0.05
+"""The share of pairs that are two identical cards, unless asked otherwise. The rulebooks' legal pairs are
+mostly identical (OL-INTERCEPT's self-interception; two Skips or two Draw Twos of one colour under CH-PAIR), and
+in 265 two-card plays of the rendered games 51 (18%) were identical, 42 of 102 under the Olympic rules; so a
+model that is to name them is fine-tuned on crops with a larger share (`models/train_lower.py --identical`)."""
+
 NO_LOWER = "back"
 """The label of a crop with no lower card in it (`singles`): the class the tracker already reads as "no card"."""
 
 
 def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CODES,
-                  crop: int = CROP, canonical: bool = False, singles: float = 0.0) -> tuple[list[np.ndarray], list[str]]:
+                  crop: int = CROP, canonical: bool = False, singles: float = 0.0,
+                  identical: float = IDENTICAL) -> tuple[list[np.ndarray], list[str]]:
     """`n` lower-card crops (`crop` pixels a side) from one random table, and the lower cards' codes; with
     `canonical`, each crop turned so that the lower card lies left of the top card (`strip_turns`), as the
     tracker turns it for a model that learnt them so; `singles`: the share of crops of one card laid with a
-    pair's change, labelled `NO_LOWER`."""
+    pair's change, labelled `NO_LOWER`; `identical`: the share of pairs of two identical cards."""
     rng = np.random.default_rng(seed)
     table = default_table(int(rng.choice([4, 6])))
     camera = Camera(rng, table)
@@ -128,7 +136,7 @@ def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CO
         for _ in range(int(rng.integers(1, 7))):  # the old pile
             blit_card(canvas, bank, str(rng.choice(codes)), dc + rng.normal(0, 14, 2), float(rng.uniform(0, 360)))
         top_code = str(rng.choice(codes))
-        lower_code = top_code if rng.random() < 0.05 else str(rng.choice(codes))
+        lower_code = top_code if rng.random() < identical else str(rng.choice(codes))
         (lc, la), (tc, ta) = _lay_pair(rng, dc)
         if singles > 0 and rng.random() < singles:  # one card; the change still spreads where a lower card would be
             ql, lower_code = card_corners(lc, la), NO_LOWER
@@ -156,9 +164,9 @@ def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CO
     return crops, lowers
 
 
-def _job(seed: int, crop: int = CROP, canonical: bool = False,
-         singles: float = 0.0) -> tuple[list[np.ndarray], list[str]]:
-    return table_samples(seed, crop=crop, canonical=canonical, singles=singles)
+def _job(seed: int, crop: int = CROP, canonical: bool = False, singles: float = 0.0,
+         identical: float = IDENTICAL) -> tuple[list[np.ndarray], list[str]]:
+    return table_samples(seed, crop=crop, canonical=canonical, singles=singles, identical=identical)
 
 
 def render_tables(job: Callable[[int], tuple[list[np.ndarray], list[str]]], n: int, seed: int,
@@ -190,12 +198,15 @@ def render_tables(job: Callable[[int], tuple[list[np.ndarray], list[str]]], n: i
 
 
 def build(n: int, seed: int, names: tuple[str, ...], workers: int = 1, progress: bool = True,
-          crop: int = CROP, canonical: bool = False, singles: float = 0.0) -> LowerCrops:
+          crop: int = CROP, canonical: bool = False, singles: float = 0.0,
+          identical: float = IDENTICAL) -> LowerCrops:
     """About `n` crops (whole tables of `PER_TABLE`, `crop` pixels a side), rendered on `workers` processes;
     `canonical`: turned so the lower card lies left of the top one; `singles`: the share of single cards laid
-    with a pair's change, labelled `NO_LOWER` (`table_samples`)."""
+    with a pair's change, labelled `NO_LOWER` (`table_samples`); `identical`: the share of pairs of two
+    identical cards."""
     from functools import partial
 
-    crops, labels = render_tables(partial(_job, crop=crop, canonical=canonical, singles=singles), n, seed, names,
+    crops, labels = render_tables(partial(_job, crop=crop, canonical=canonical, singles=singles,
+                                          identical=identical), n, seed, names,
                                   workers, progress, desc="lower-card crops")
     return LowerCrops(crops, labels, names)

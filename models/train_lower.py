@@ -35,10 +35,11 @@ WIDE = REPO / "models" / "card_classifier_parts" / "wide.pth"
 
 
 def crops_of(path: Path, n: int, seed: int, workers: int, crop_set: str = "pairs",
-             crop: int | None = None, canonical: bool = False, singles: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+             crop: int | None = None, canonical: bool = False, singles: float = 0.0,
+             identical: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The crops and labels stored at `path`, rendered (the set's `build`, at `crop` pixels a side when given,
     turned so the lower card lies left with `canonical`, with a `singles` share of single cards labelled "no
-    lower card") and stored first if missing."""
+    lower card", an `identical` share of pairs of two identical cards) and stored first if missing."""
     import importlib
 
     from datasets.export import CLASS_NAMES
@@ -49,6 +50,8 @@ def crops_of(path: Path, n: int, seed: int, workers: int, crop_set: str = "pairs
             size["canonical"] = True
         if singles:
             size["singles"] = singles
+        if identical is not None:
+            size["identical"] = identical
         made = importlib.import_module(SETS[crop_set][0]).build(n, seed, CLASS_NAMES, workers=workers, **size)
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(path, crops=made.crops, labels=made.labels)
@@ -94,6 +97,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     ap.add_argument("--singles", type=float, default=0.0,
                     help="pairs only: the share of rendered crops that hold one card laid with a pair's change, "
                          "labelled back (no lower card: `datasets.pairs.NO_LOWER`)")
+    ap.add_argument("--identical", type=float, default=None,
+                    help="pairs only: the share of rendered pairs that are two identical cards "
+                         "(default `datasets.pairs.IDENTICAL`, one in twenty)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2, help="processes rendering the crops")
     ap.add_argument("--minutes", type=float, default=None, help="stop after the epoch that passes this budget")
@@ -110,15 +116,15 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     args.out.parent.mkdir(parents=True, exist_ok=True)  # the state dict is saved beside it after each epoch
     if args.canonical and args.crop_set != "pairs":
         raise SystemExit("--canonical is for the pairs set only (a revealed card has no top card to turn from)")
-    if args.singles and args.crop_set != "pairs":
-        raise SystemExit("--singles is for the pairs set only")
+    if (args.singles or args.identical is not None) and args.crop_set != "pairs":
+        raise SystemExit("--singles and --identical are for the pairs set only")
     xtr, ytr = crops_of(args.data / "train.npz", args.train, args.seed, args.workers, args.crop_set, args.crop,
-                        args.canonical, args.singles)
+                        args.canonical, args.singles, args.identical)
     for extra in args.extra:
         z = np.load(extra)
         xtr, ytr = np.concatenate([xtr, z["crops"]]), np.concatenate([ytr, z["labels"]])
     xva, yva = crops_of(args.data / "val.npz", args.val, args.seed + 1, args.workers, args.crop_set, args.crop,
-                        args.canonical, args.singles)
+                        args.canonical, args.singles, args.identical)
     if xtr.shape[1:] != xva.shape[1:]:
         raise SystemExit(f"training crops are {xtr.shape[1]} px and validation crops {xva.shape[1]} px: "
                          f"render both at one size (--crop), in separate --data folders")

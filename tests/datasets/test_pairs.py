@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from datasets.pairs import _change_mask, _lay_pair, table_samples
 from tracker.cards import ALL_CODES
@@ -77,3 +78,34 @@ def test_singles_are_one_card_laid_with_a_pairs_change_labelled_no_lower_card() 
     _, mixed = table_samples(7, n=16, singles=0.5)
     assert 0 < mixed.count(NO_LOWER) < 16 and set(mixed) - {NO_LOWER} <= set(ALL_CODES)
     assert NO_LOWER not in table_samples(7, n=16)[1]  # by default every crop is a pair's lower card
+
+
+def test_identical_sets_the_share_of_pairs_whose_lower_card_is_the_top_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`identical`: that share of pairs are two identical cards (OL-INTERCEPT's self-interception, CH-PAIR's two
+    Skips), the lower card's label then the top card's code; by default one in twenty (`IDENTICAL`)."""
+    import datasets.pairs as pairs
+
+    laid: list[str] = []
+    real_blit, real_shoot = pairs.blit_card, pairs.Camera.shoot
+
+    def blit(canvas: np.ndarray, bank: object, code: str, *a: object, **kw: object) -> np.ndarray:
+        laid.append(code)
+        return real_blit(canvas, bank, code, *a, **kw)  # type: ignore[arg-type]
+
+    def shoot(self: object, *a: object, **kw: object) -> np.ndarray:
+        laid.append("|")  # one sample laid: its last card is the top one
+        return real_shoot(self, *a, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pairs, "blit_card", blit)
+    monkeypatch.setattr(pairs.Camera, "shoot", shoot)
+
+    def tops_and_lowers(**kw: float) -> tuple[list[str], list[str]]:
+        laid.clear()
+        _, lowers = table_samples(7, n=12, **kw)  # type: ignore[arg-type]
+        return [laid[i - 1] for i, c in enumerate(laid) if c == "|"], lowers
+
+    tops, lowers = tops_and_lowers(identical=1.0)
+    assert tops == lowers and len(set(tops)) > 1
+    tops, lowers = tops_and_lowers(identical=0.0)
+    assert sum(t == lo for t, lo in zip(tops, lowers, strict=True)) <= 1  # only by chance, 1 in 54 a pair
+    assert pairs.IDENTICAL == 0.05

@@ -125,9 +125,9 @@ def test_the_lower_card_classifier_trains_and_exports_in_one_tiny_epoch(tmp_path
 
 
 def test_the_lower_card_classifier_trains_on_turned_crops_with_single_cards(tmp_path: Path) -> None:
-    """`--canonical --singles`: the crops are rendered turned and a share of them are single cards labelled "no
-    lower card" (`datasets.pairs.NO_LOWER`); the exported model's JSON says it learnt turned crops, so the tracker
-    turns its crops for it."""
+    """`--canonical --singles --identical`: the crops are rendered turned, a share of them are single cards
+    labelled "no lower card" (`datasets.pairs.NO_LOWER`) and a share of the pairs identical cards; the exported
+    model's JSON says it learnt turned crops, so the tracker turns its crops for it."""
     import json
 
     import numpy as np
@@ -138,7 +138,7 @@ def test_the_lower_card_classifier_trains_on_turned_crops_with_single_cards(tmp_
 
     out = tmp_path / "lower.onnx"
     main(["--data", str(tmp_path / "crops"), "--train", "32", "--val", "16", "--epochs", "1", "--canonical",
-          "--singles", "0.5", "--batch", "16", "--workers", "1", "--threads", "1", "--out", str(out)])
+          "--singles", "0.5", "--identical", "0.5", "--batch", "16", "--workers", "1", "--threads", "1", "--out", str(out)])
     labels = np.load(tmp_path / "crops" / "train.npz")["labels"]
     singles = int((labels == CLASS_NAMES.index(NO_LOWER)).sum())
     assert 0 < singles < len(labels)
