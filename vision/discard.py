@@ -36,6 +36,7 @@ from vision.lower_fit import (
     LOWER_OLD_SURE,
     LOWER_PUSH,
     LOWER_SAME_CONF,
+    LOWER_TWIN_SURE,
     box_raster,
     dark_face,
     fit_lower_box,
@@ -295,8 +296,9 @@ class ZoneCandidates:
         same = code == top.code and (not self._lower_model() or conf < LOWER_SAME_CONF)
         if code == "back" or same or conf < (LOWER_DARK_CONF if dark_face(code) else LOWER_MIN_CONF):
             return [top]
-        if self._was_there(lower, share=LOWER_OLD_SHARE) and not (
-                twin_of_old and conf >= LOWER_OLD_SURE and strip_changed(top.box_mm, box, grown) >= LOWER_OLD_STRIP):
+        if self._was_there(lower, share=LOWER_OLD_SHARE) and not (twin_of_old and (
+                conf >= LOWER_TWIN_SURE
+                or conf >= LOWER_OLD_SURE and strip_changed(top.box_mm, box, grown) >= LOWER_OLD_STRIP)):
             return [top]
         return [lower, top]
 

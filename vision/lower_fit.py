@@ -63,6 +63,15 @@ The fresh set 31000 then showed the rule in the other path: the detector named b
 misled, named the old card beside them surely enough to replace the right lower card (31011)."""
 LOWER_OLD_SURE = 0.5
 """See `LOWER_OLD_STRIP`."""
+LOWER_TWIN_SURE = 0.75
+"""A lower card named by fit like an old card near it is that card's twin laid now, whatever its strip's change,
+when named at least this surely (`LOWER_OLD_STRIP` asks a strip change for the less sure ones). Why: the strip
+is cut from the top card's box slid, and where the real lower card lies a little closer than the fit the strip
+holds table as well, so it changes less. The tuning set 39000 (markers' calibration) had two such pairs read as
+one card: 39012's blue 5 under a green Skip on the blue 5 starter, named 0.87-0.89 with its strip 0.58 changed, and
+39006's blue 4, named 0.80-0.81 with 0.36-0.38. Since the lower-card model learnt single cards as "no lower card",
+an old card showing beside a single one is named a face this surely far less often (`datasets.pairs` `singles`).
+With this bar both pairs were read right and nothing else changed on 39000, 35000, 33000 and 31000 (80 games)."""
 LOWER_SAME_CONF = 0.3
 """The least mean probability for a lower card named by fit as the top card's own name: two identical cards
 laid together (OL-INTERCEPT's self-interception, two Skips of one colour under CH-PAIR). Only the lower-card

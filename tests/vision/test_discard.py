@@ -11,6 +11,8 @@ from vision.lower_fit import (
     LOWER_MIN_CONF,
     LOWER_OLD_STRIP,
     LOWER_OLD_SURE,
+    LOWER_SAME_CONF,
+    LOWER_TWIN_SURE,
     fit_lower_box,
     strip_changed,
 )
@@ -134,7 +136,7 @@ def test_no_lower_card_named_unsurely_by_the_top_cards_name_or_as_an_old_card() 
     lower = Seen("green-9", LOWER, 0.05, 0.3)  # the detector's sliver, which the shipped model overrules
     cases = {
         "a card back": lambda b: ("back", 0.9),
-        "the top card's own name, unsure (the crop still shows the top card)": lambda b: ("yellow-skip", 0.45),
+        "the top card's own name, unsure (the crop still shows the top card)": lambda b: ("yellow-skip", LOWER_SAME_CONF - 0.05),
         "too unsure (a shadow or the nudged pile, no card)": lambda b: ("green-9", LOWER_MIN_CONF - 0.05),
     }
     for why, rule in cases.items():
@@ -148,7 +150,7 @@ def test_no_lower_card_named_unsurely_by_the_top_cards_name_or_as_an_old_card() 
     assert strip_changed(TOP.box_mm, fitted, showing) < LOWER_OLD_STRIP
     shifted = (fitted[0] - 20.0, fitted[1] + 20.0, fitted[2] - 20.0, fitted[3] + 20.0)
     for old_box in (fitted, shifted):  # where the fit puts it, or half in its box (its own)
-        zc = _zone(_Namer(lambda b: ("green-9", 0.8)))  # type: ignore[arg-type]
+        zc = _zone(_Namer(lambda b: ("green-9", LOWER_TWIN_SURE - 0.1)))  # type: ignore[arg-type]
         zc.known = [Seen("green-9", old_box, 0.9)]  # type: ignore[attr-defined]  # read there before: the old pile
         assert zc._second_card(np.zeros(1), 0.0, TOP, showing) == [TOP], old_box  # type: ignore[attr-defined]
     zc = _zone(_Namer(lambda b: ("green-9", LOWER_MIN_CONF + 0.05)))  # type: ignore[arg-type]  # unsure, but sure enough
@@ -171,6 +173,13 @@ def test_a_twin_of_an_old_card_laid_under_the_new_one_is_a_second_card() -> None
     zc = _zone(_Namer(lambda b: ("green-9", LOWER_OLD_SURE - 0.1)))  # type: ignore[arg-type]
     zc.known = [Seen("green-9", LOWER, 0.9)]  # type: ignore[attr-defined]
     assert zc._second_card(np.zeros(1), 0.0, TOP, PAIR_CHANGE) == [TOP]  # type: ignore[attr-defined]
+    # named very surely, it is a twin laid now even where its strip changed little (tuning 39012: a blue 5 under
+    # a green Skip on the blue 5 starter, named 0.87-0.89, its strip 0.58 changed)
+    zc = _zone(_Namer(lambda b: ("green-9", LOWER_TWIN_SURE + 0.1)))  # type: ignore[arg-type]
+    zc.known = [Seen("green-9", LOWER, 0.9)]  # type: ignore[attr-defined]
+    showing = PAIR_CHANGE.copy()
+    showing[int(95 * LOW):int(175 * LOW), int(84 * LOW):int(98 * LOW)] = False
+    assert [s.code for s in zc._second_card(np.zeros(1), 0.0, TOP, showing)] == ["green-9", "yellow-skip"]  # type: ignore[attr-defined]
     # where the detector named both cards of a pair, its own lower card stands against the old card's name
     # (fresh 31011: a blue 0 under a yellow 7, renamed as the blue 4 that lay there before)
     zc = _zone(_Namer(lambda b: ("green-9", 0.9)))  # type: ignore[arg-type]
