@@ -47,13 +47,20 @@ PALM_MM = 60.0
 """A hand the colour of the table shows only its sleeve: its fingertips may reach this far beyond the blob's tip.
 `DrawTracker.reaches_pile` then looks for the unseen palm as motion on the draw pile just ahead of the tip."""
 FAN_DOUBLE = (1.7, 2.3)  # a gap this many pitches wide in a carried fan holds a card the detector missed
+FAN_MIN_PITCH_MM = 20.0
+"""A fan held tighter than this pitch has no card filled in its gap (`hidden_in_fan`): the half-hidden backs'
+boxes wander a few millimetres, which at a pitch of 14-17 mm moves a gap by a third of a pitch. Measured on every
+carry of 133 games (1,980 carries: sets 25000-33000 with the markers' calibration and with their table files,
+and the fresh game 41005): the fill changed three carries' counts. The one it made right (31013, a four read as
+three) had a pitch of 27-28 mm on each read that filled; the two it made wrong (25004 and 41005, fours read as
+fives) had 14-17 mm. With this bar both read four and nothing else moves (1,967 -> 1,969 right)."""
 FAN_ENDS_ALIKE = 0.05
 """A fan whose two end cards' boxes differ by less than this share of the larger in area has no end that is surely
 the card on top, and `hidden_in_fan` reads no gap in it: which edges keep the pitch depends on that end. Measured
 on every carry of 73 games read with the markers' calibration (sets 25000-33000, 1,040 carries): the fill made 1
 count right and 4 wrong (fours read as fives). In three of those (31014, 33013, 27014) the ends of most reads that
 found a gap differed by 0.4-3 %: with this bar they read four, and nothing else moves (1,029 -> 1,032 right). The
-fourth, 25004, whose ends differed by 37-52 %, still reads five."""
+fourth, 25004, whose ends differed by 37-52 %, still read five (its pitch reads four: `FAN_MIN_PITCH_MM`)."""
 PALM_MOTION_PX = 12  # motion raster pixels (about 75 mm^2 each) on the pile ahead of the tip that make a palm
 TRIPS_S = 2.0  # the trips of one draw (a hand going back to the pile for more) follow within this many seconds
 RUNS_OUT_MM = 3.0  # a carried back whose box ends this near the read's side runs out of it: the fan goes on beyond
@@ -150,7 +157,7 @@ def hidden_in_fan(backs: list[tuple[float, float, float]]) -> int:
     wide = int(np.argmax(gaps))
     rest = np.delete(gaps, wide)
     pitch = float(rest.mean())
-    if not MIN_PITCH_MM <= pitch <= MAX_PITCH_MM or (np.abs(rest / pitch - 1) >= PITCH_FIT).any():
+    if not max(MIN_PITCH_MM, FAN_MIN_PITCH_MM) <= pitch <= MAX_PITCH_MM or (np.abs(rest / pitch - 1) >= PITCH_FIT).any():
         return 0
     return int(FAN_DOUBLE[0] <= gaps[wide] / pitch <= FAN_DOUBLE[1])
 

@@ -109,6 +109,7 @@ class ForegroundModel:
         self.detached: dict[int, int] = {}  # seat -> frames its hand has been followed cut off from the edge
         self.reaches: dict[int, list[tuple[float, float]]] = {}  # seat -> (t, reach) over the last 0.6 s
         self.absorbed = np.zeros((self.raster.h, self.raster.w), bool)
+        self.changed_at = np.full((self.raster.h, self.raster.w), -np.inf, np.float32)  # last frame time in the fg
         self.bg_f = np.zeros((self.raster.h, self.raster.w, 3), np.float32)
         self.hold = np.zeros((self.raster.h, self.raster.w), bool)  # candidates waiting to be read
         edges = [p for p, _ in _seat_edges(table)]
@@ -143,6 +144,7 @@ class ForegroundModel:
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._k5)
         arrived = (fg > 0) & ~self.fg  # foreground this frame only: whatever covers it has only just come
         self.fg = fg > 0
+        self.changed_at[self.fg] = t
         self._hand_mask = None
         before = self.hands
         self._components(fg)
@@ -245,6 +247,17 @@ class ForegroundModel:
         if not self.table.discard.contains(b.centroid) or b.area > DETACHED_CARD_AREAS * CARD_AREA_PX:
             return False
         return float((b.mask & self.discard_mask).sum()) >= DETACHED_ON_DISCARD * max(b.area, 1.0)
+
+    def changed_share(self, box_mm: tuple[float, float, float, float], since: float) -> float:
+        """The share of `box_mm` (table mm) that was foreground at some frame from `since` on: what was laid or
+        moved there lately, as against what has lain there unchanged since the first frame (a phone, a notebook,
+        a coaster in the room's own furniture)."""
+        x0, y0, x1, y1 = (int(round(v * LOW)) for v in box_mm)
+        x0, x1 = max(0, min(x0, self.raster.w)), max(0, min(x1, self.raster.w))
+        y0, y1 = max(0, min(y0, self.raster.h)), max(0, min(y1, self.raster.h))
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        return float((self.changed_at[y0:y1, x0:x1] >= since).mean())
 
     def hold_mask(self, mask: np.ndarray) -> None:
         """Keep `mask` in the foreground until `absorb` is called (a candidate being read)."""

@@ -487,10 +487,12 @@ class RowReader:
     again). Reads that do not count pass through; without a namer, nothing is added or renamed."""
 
     def __init__(self, reader: CardReader, table: Table, zone: Zone, namer: object | None,
-                 others: list[Zone] | None = None) -> None:
+                 others: list[Zone] | None = None, laid: Callable[[Seen, float], bool] | None = None) -> None:
         """`others`: the other seats' zones as they are read (grown as this one is, `reaching`); the table's
-        seat zones when None."""
+        seat zones when None. `laid(seen, t)`: whether a face read at `t` lies where something changed lately;
+        a face that does not is the room's furniture, not the hand (`vision.reveals.LAID_SHARE`)."""
         self.reader, self.table, self.zone, self.namer = reader, table, zone, namer
+        self.laid = laid
         self.others = others if others is not None else [z for z in table.seat_zones() if z.name != zone.name]
         self.piles = [table.discard]  # the draw pile is backs only: a face on it is the hand's
 
@@ -504,6 +506,8 @@ class RowReader:
         if presence is None:
             return seen
         seen = owned(off_piles(card_sized(seen), self.piles), self.zone, self.others)
+        if self.laid is not None:
+            seen = [s for s in seen if s.code == "back" or self.laid(s, t)]
         name_revealed = getattr(self.namer, "name_revealed", None)
         if name_revealed is None:
             return seen

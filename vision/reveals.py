@@ -14,6 +14,7 @@ hand picked up again leaves a candidate with no face in it, which is dropped.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,17 @@ overlap so closely that a detector may box only its top card, while a revealed r
 edge, so a Wild in it read as a back lies well beyond the band."""
 
 
+LAID_MARGIN_S = 5.0
+LAID_SHARE = 0.3
+"""A face read in a revealed hand counts only where at least this share of its box was foreground (laid, or
+moved over) since the cards being read began to be laid, less `LAID_MARGIN_S` (`ForegroundModel.changed_share`;
+the candidate's first frame, or the last motion in the zone before the change came to rest). Why: a seat's
+reach takes in whatever else lies on the cloth there, and a thing that lay there before the hand was laid is no
+card of it. Fresh set 41000 (game 41013): the corner of a green notebook beside the draw pile, in seat 3's reach,
+boxed as a green Draw Two at 0.62-0.66, made a hand of five a hand of six and a `count_mismatch` flag. An arm
+had crossed it 10-20 s before the read; every card of that table's five hands had changed within 3 s of it."""
+
+
 class RevealTracker:
     """Two triggers per seat zone: a candidate (cards laid apart from the hand) that settles, or a change that came
     to rest and was taken into the background (cards laid next to the held fan merge with it into one blob that
@@ -60,7 +72,8 @@ class RevealTracker:
         # ... and laid in rows: the cards hidden in a row's gaps are found from its pitch
         # ... beyond the seat zone's depth when a big hand takes three rows
         reach = {z.seat: reaching(table, z, REVEAL_REACH_MM) for z in table.seat_zones()}
-        self.readers = {s: RowReader(framed, table, r, reader, [o for k, o in reach.items() if k != s])
+        self.readers = {s: RowReader(framed, table, r, reader, [o for k, o in reach.items() if k != s],
+                                     laid=partial(self._laid, s))
                         for s, r in reach.items()}
         self.zones = {z.seat: ZoneCandidates(model, z.name, self.readers[z.seat], scale, settle=6, confirm=2,
                                              max_reads=3, pad=8.0, cap_by_area=False, withdraw_mm=70.0,
@@ -70,6 +83,17 @@ class RevealTracker:
         self.pending: dict[int, tuple[float, list[tuple[str, ...]]]] = {}  # seat -> (t, readings)
         self.last: dict[int, tuple[float, tuple[str, ...]]] = {}
         self.touched: dict[int, float] = {}  # seat -> the last frame time something moved in its zone
+
+    def _laid(self, seat: int, s: Seen, t: float) -> bool:
+        """`s`, read in `seat`'s reach at `t`, lies where something was laid or moved since the cards being read
+        began to be laid (`LAID_SHARE`)."""
+        starts = [t]
+        if seat in self.pending:
+            starts.append(self.pending[seat][0])
+        current = self.zones[seat].current if seat in self.zones else None
+        if current is not None:
+            starts.append(current.first_t)
+        return self.model.changed_share(s.box_mm, min(starts) - LAID_MARGIN_S) >= LAID_SHARE
 
     def still_held(self, seat: int, seen: list[Seen]) -> bool:
         """The read finds a held fan at the seat's edge (`HELD_BACKS`): no hand was laid open."""

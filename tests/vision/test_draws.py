@@ -305,6 +305,11 @@ def test_a_carried_fan_with_one_card_unseen_between_two_pitches_counts_it() -> N
     # card, and the gap measured on the side the larger picked was no card (`FAN_ENDS_ALIKE`)
     cases.append(("ends alike", [(-90.0, 25.5, 6028), (-68.8, 43.2, 5248), (-45.5, 59.7, 4461), (-15.3, 97.2, 5935)],
                   0))
+    # fresh 41005, a fan of four held tight: strips 13-19 mm apart, the top card 33 mm on; at such a pitch the
+    # boxes' wander makes a gap of two pitches out of one (`FAN_MIN_PITCH_MM`)
+    cases.append(("a tight fan", [(-475.0, -349.0, 7705), (-540.0, -439.0, 4310), (-527.0, -419.0, 5480),
+                                  (-508.0, -401.0, 5412)], 0))
+    cases.append(("the same gap at a pitch the boxes' wander cannot fake", fan([0, 24, 72]), 1))
     for why, backs, hidden in cases:
         assert hidden_in_fan(backs) == hidden, why
 

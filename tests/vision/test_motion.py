@@ -255,3 +255,24 @@ def test_a_hand_hovering_still_over_the_discard_pile_with_a_card_stays_its_seats
         model.update(frame, 0.1 * (k + 1))
         assert [h.seat for h in model.hands] == [3] and not model.blobs, f"frame {k}"
     assert table.discard.contains(model.hands[0].tip)
+
+
+def test_what_lay_there_from_the_first_frame_never_counts_as_changed_lately() -> None:
+    """`changed_share`: a thing on the cloth from the first frame (a notebook beside the draw pile) was never
+    foreground; a card laid at 1 s was, and is counted as laid lately however long ago it was absorbed, until the
+    window given has passed it by."""
+    model, empty = _model()
+    furniture = empty.copy()
+    furniture[40:120, 700:800] = (60, 180, 60)  # in the first frame: part of the background from the start
+    model.update(furniture, 0.0)
+    for k in range(5):
+        model.update(furniture, 0.1 * (k + 1))
+    with_card = _with_patch(furniture)
+    for k in range(20):
+        model.update(with_card, 1.0 + 0.1 * k)
+    assert not model.fg.any()  # the card is absorbed by now
+    card, thing = (560.0, 200.0, 640.0, 300.0), (700.0, 40.0, 800.0, 120.0)
+    assert model.changed_share(card, since=0.5) > 0.9
+    assert model.changed_share(thing, since=0.5) == 0.0 and model.changed_share(thing, since=-1e9) == 0.0
+    assert model.changed_share(card, since=10.0) == 0.0
+    assert model.changed_share((2000.0, 2000.0, 2100.0, 2100.0), since=0.0) == 0.0  # off the table

@@ -423,3 +423,26 @@ def test_a_rows_end_strip_showing_a_card_of_the_row_beneath_adds_nothing() -> No
                 for b in boxes]
 
     assert fill_rows(seen, table, zone, name) == seen
+
+
+def test_a_face_where_nothing_was_laid_lately_is_no_card_of_the_hand() -> None:
+    """Fresh 41013: the corner of a green notebook, lying in seat 3's reach since the first frame, was boxed as a
+    green Draw Two and counted as a sixth card of a hand of five. `laid` (the reveal tracker's test of recent
+    change, `vision.reveals.LAID_SHARE`) keeps only faces laid lately; backs are left for the held-fan test."""
+    table, zone, seen = _seat0_hand([0, 32, 64, 96], [])
+    cx, cy = zone.polygon.mean(axis=0)
+    thing = Seen("green-draw2", (cx + 150.0, cy - 20.0, cx + 191.0, cy + 22.0), 0.64)
+    back = Seen("back", (cx + 150.0, cy - 20.0, cx + 191.0, cy + 22.0), 0.5)
+    image = np.zeros((540, 960, 3), np.uint8)
+    asked: list[float] = []
+
+    def laid(s: Seen, t: float) -> bool:
+        asked.append(t)
+        return s is not thing
+
+    read = RowReader(_Reader([*seen, thing, back]), table, zone, None, laid=laid).read(
+        image, (0, 0, 10, 10), 1.5, 7.5, presence=0.2)
+    assert thing not in read and back in read and all(s in read for s in seen)
+    assert asked and set(asked) == {7.5}  # asked at the read's own time
+    read = RowReader(_Reader([*seen, thing]), table, zone, None).read(image, (0, 0, 10, 10), 1.5, 7.5, presence=0.2)
+    assert thing in read  # without the test, as before

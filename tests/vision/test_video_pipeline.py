@@ -253,3 +253,30 @@ def test_a_face_beside_a_held_fan_is_no_reveal() -> None:
     assert [r["seat"] for r in reveals] == [3]
     assert sorted(reveals[0]["cards"]) == sorted(["yellow-1", "blue-9", "wild"])
     assert any(e["type"] == "draw" and e["seat"] == 1 for e in events)
+
+
+def test_a_thing_lying_in_a_seats_reach_from_the_start_is_no_card_of_its_revealed_hand() -> None:
+    """Fresh 41013: a notebook's corner in seat 3's reach, read as a green Draw Two, was counted in the hand seat 3
+    revealed (five cards read as six, a `count_mismatch` flag). A face where nothing was laid or moved since the
+    hand began to be laid is the room's, not the hand's (`vision.reveals.LAID_SHARE`); the hand itself is read
+    whole, as before."""
+    g = GameRenderer(SCRIPT, seed=11, collect=True, feint_rate=1.0)
+    zone = next(z for z in g.table.seat_zones() if z.seat == 3)
+    x0, y0, x1, y1 = zone.bounds()
+    corners = [(x0 + 25.0, y0 + 25.0), (x1 - 25.0, y0 + 25.0), (x0 + 25.0, y1 - 25.0), (x1 - 25.0, y1 - 25.0)]
+    reveal = next(e for e in SCRIPT if e["type"] == "reveal")
+
+    def reveal_of(box: tuple[float, float, float, float]) -> list[str]:
+        infos: dict[int, Any] = {}
+        w = Watcher(g.table, _MarkOnTheCloth(infos, g.fps, box))
+        events: list[dict[str, Any]] = []
+        for k, t, frame, info in g.frames():
+            infos[k] = info
+            infos.pop(k - 3, None)
+            events += w.process(Frame(k, t, frame))
+        return next((sorted(e["cards"]) for e in events if e["type"] == "reveal" and e["seat"] == 3), [])
+
+    cx, cy = max(corners, key=lambda c: float(np.hypot(*(np.array(c) - g.table.draw.centre))))  # off the arms' way
+    box = (cx - 15.0, cy - 20.0, cx + 15.0, cy + 20.0)
+    assert zone.contains(np.array([cx, cy]))
+    assert reveal_of(box) == sorted(reveal["cards"])
