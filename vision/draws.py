@@ -48,12 +48,13 @@ PALM_MM = 60.0
 `DrawTracker.reaches_pile` then looks for the unseen palm as motion on the draw pile just ahead of the tip."""
 FAN_DOUBLE = (1.7, 2.3)  # a gap this many pitches wide in a carried fan holds a card the detector missed
 FAN_MIN_PITCH_MM = 20.0
-"""A fan held tighter than this pitch has no card filled in its gap (`hidden_in_fan`): the half-hidden backs'
-boxes wander a few millimetres, which at a pitch of 14-17 mm moves a gap by a third of a pitch. Measured on every
-carry of 133 games (1,980 carries: sets 25000-33000 with the markers' calibration and with their table files,
-and the fresh game 41005): the fill changed three carries' counts. The one it made right (31013, a four read as
-three) had a pitch of 27-28 mm on each read that filled; the two it made wrong (25004 and 41005, fours read as
-fives) had 14-17 mm. With this bar both read four and nothing else moves (1,967 -> 1,969 right)."""
+"""A fan held tighter than this pitch has no card filled in its gap (`hidden_in_fan`): the half-hidden backs' boxes
+wander a few millimetres, which at a pitch of 14-17 mm moves a gap by a third of a pitch. Measured on every carry of
+130 game readings (1,980 carries: sets 25000-27000 and 31000-33000 with the markers' calibration, sets 17000-25000
+with their table files, and the fresh game 41005): the fill changed three carries' counts. The one it made right
+(31013, a four read as three) had a pitch of 27-28 mm on each read that filled; the two it made wrong (25004 and
+41005, fours read as fives) had 14-17 mm. With this bar both read four and nothing else moves (1,967 -> 1,969
+right)."""
 FAN_ENDS_ALIKE = 0.05
 """A fan whose two end cards' boxes differ by less than this share of the larger in area has no end that is surely
 the card on top, and `hidden_in_fan` reads no gap in it: which edges keep the pitch depends on that end. Measured
