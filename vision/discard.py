@@ -37,13 +37,12 @@ from vision.lower_fit import (
     LOWER_PUSH,
     LOWER_SAME_CONF,
     LOWER_TWIN_SURE,
-    box_raster,
     dark_face,
     fit_lower_box,
     strip_changed,
     strip_turns,
 )
-from vision.motion import CARD_AREA_PX, LOW, Blob, ForegroundModel, channel_diff
+from vision.motion import CARD_AREA_PX, LOW, Blob, ForegroundModel, box_raster, channel_diff
 from vision.readers import CardReader, LowerCardNamer, Seen
 from vision.tablefile import CARD_H_MM, CARD_W_MM, Zone
 

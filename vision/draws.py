@@ -23,7 +23,7 @@ from vision.discard import inside_share
 from vision.motion import LOW, ForegroundModel, Hand
 from vision.readers import CardReader, Seen
 from vision.reveal_rows import MIN_ROW, PITCH_FIT
-from vision.row_edges import MAX_PITCH_MM, MIN_PITCH_MM
+from vision.row_edges import MAX_PITCH_MM
 from vision.tablefile import CARD_H_MM, CARD_W_MM
 
 CARRY_MM = 80.0  # how far from the fingertips a carried card may reach: the outer cards of a held fan of four
@@ -48,7 +48,8 @@ PALM_MM = 60.0
 `DrawTracker.reaches_pile` then looks for the unseen palm as motion on the draw pile just ahead of the tip."""
 FAN_DOUBLE = (1.7, 2.3)  # a gap this many pitches wide in a carried fan holds a card the detector missed
 FAN_MIN_PITCH_MM = 20.0
-"""A fan held tighter than this pitch has no card filled in its gap (`hidden_in_fan`): the half-hidden backs' boxes
+"""A fan held tighter than this pitch (above a row's least, `vision.row_edges.MIN_PITCH_MM`) has no card filled in
+its gap (`hidden_in_fan`): the half-hidden backs' boxes
 wander a few millimetres, which at a pitch of 14-17 mm moves a gap by a third of a pitch. Measured on every carry of
 130 game readings (1,980 carries: sets 25000-27000 and 31000-33000 with the markers' calibration, sets 17000-25000
 with their table files, and the fresh game 41005): the fill changed three carries' counts. The one it made right
@@ -158,7 +159,7 @@ def hidden_in_fan(backs: list[tuple[float, float, float]]) -> int:
     wide = int(np.argmax(gaps))
     rest = np.delete(gaps, wide)
     pitch = float(rest.mean())
-    if not max(MIN_PITCH_MM, FAN_MIN_PITCH_MM) <= pitch <= MAX_PITCH_MM or (np.abs(rest / pitch - 1) >= PITCH_FIT).any():
+    if not FAN_MIN_PITCH_MM <= pitch <= MAX_PITCH_MM or (np.abs(rest / pitch - 1) >= PITCH_FIT).any():
         return 0
     return int(FAN_DOUBLE[0] <= gaps[wide] / pitch <= FAN_DOUBLE[1])
 

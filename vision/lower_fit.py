@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.motion import LOW
+from vision.motion import LOW, box_raster
 
 Box = tuple[float, float, float, float]
 
@@ -146,14 +146,6 @@ def strip_turns(dx: float, dy: float) -> int:
     if abs(dx) >= abs(dy):
         return 0 if dx <= 0 else 2
     return 1 if dy < 0 else 3
-
-
-def box_raster(box_mm: Box, shape: tuple[int, ...]) -> np.ndarray:
-    """A table-mm box as a mask on the motion raster of `shape`."""
-    m = np.zeros(shape[:2], bool)
-    x0, y0, x1, y1 = (np.array(box_mm) * LOW).astype(int)
-    m[max(0, y0):max(0, y1 + 1), max(0, x0):max(0, x1 + 1)] = True
-    return m
 
 
 def strip_changed(top_mm: Box, lower_mm: Box, changed: np.ndarray) -> float:

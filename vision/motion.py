@@ -68,6 +68,14 @@ class Blob:
     bbox_mm: tuple[float, float, float, float]
 
 
+def box_raster(box_mm: tuple[float, float, float, float], shape: tuple[int, ...]) -> np.ndarray:
+    """A table-mm box as a mask on the motion raster of `shape`."""
+    m = np.zeros(shape[:2], bool)
+    x0, y0, x1, y1 = (np.array(box_mm) * LOW).astype(int)
+    m[max(0, y0):max(0, y1 + 1), max(0, x0):max(0, x1 + 1)] = True
+    return m
+
+
 class TableRaster:
     """Warps camera frames to the low-resolution table raster (half-size first, so sensor noise averages out)."""
 
@@ -252,12 +260,8 @@ class ForegroundModel:
         """The share of `box_mm` (table mm) that was foreground at some frame from `since` on: what was laid or
         moved there lately, as against what has lain there unchanged since the first frame (a phone, a notebook,
         a coaster in the room's own furniture)."""
-        x0, y0, x1, y1 = (int(round(v * LOW)) for v in box_mm)
-        x0, x1 = max(0, min(x0, self.raster.w)), max(0, min(x1, self.raster.w))
-        y0, y1 = max(0, min(y0, self.raster.h)), max(0, min(y1, self.raster.h))
-        if x1 <= x0 or y1 <= y0:
-            return 0.0
-        return float((self.changed_at[y0:y1, x0:x1] >= since).mean())
+        box = box_raster(box_mm, self.changed_at.shape)
+        return float((self.changed_at[box] >= since).mean()) if box.any() else 0.0
 
     def hold_mask(self, mask: np.ndarray) -> None:
         """Keep `mask` in the foreground until `absorb` is called (a candidate being read)."""

@@ -90,7 +90,7 @@ class RevealTracker:
         starts = [t]
         if seat in self.pending:
             starts.append(self.pending[seat][0])
-        current = self.zones[seat].current if seat in self.zones else None
+        current = self.zones[seat].current
         if current is not None:
             starts.append(current.first_t)
         return self.model.changed_share(s.box_mm, min(starts) - LAID_MARGIN_S) >= LAID_SHARE

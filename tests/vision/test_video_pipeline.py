@@ -29,10 +29,12 @@ SCRIPT: list[dict[str, Any]] = [
 ]
 
 
-def _watch(g: GameRenderer) -> tuple[list[dict[str, Any]], Watcher]:
-    """The events a watcher gives on `g`'s frames, with the oracle reader answering from each frame's truth."""
+def _watch(g: GameRenderer, mark: tuple[float, float, float, float] | None = None
+           ) -> tuple[list[dict[str, Any]], Watcher]:
+    """The events a watcher gives on `g`'s frames, with the oracle reader answering from each frame's truth; with
+    `mark`, a thing on the cloth there that every read takes for a face (`_MarkOnTheCloth`)."""
     infos: dict[int, Any] = {}
-    w = Watcher(g.table, OracleReader(infos, g.fps))
+    w = Watcher(g.table, OracleReader(infos, g.fps) if mark is None else _MarkOnTheCloth(infos, g.fps, mark))
     events: list[dict[str, Any]] = []
     for k, t, frame, info in g.frames():
         infos[k] = info
@@ -242,13 +244,7 @@ def test_a_face_beside_a_held_fan_is_no_reveal() -> None:
     e = g.table.seat_zones()[1].centre
     box = (float(e[0]) - 15.0, float(e[1]) - 20.0, float(e[0]) + 15.0, float(e[1]) + 20.0)
     assert zone.contains(np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]))
-    infos: dict[int, Any] = {}
-    w = Watcher(g.table, _MarkOnTheCloth(infos, g.fps, box))
-    events: list[dict[str, Any]] = []
-    for k, t, frame, info in g.frames():
-        infos[k] = info
-        infos.pop(k - 3, None)
-        events += w.process(Frame(k, t, frame))
+    events, _ = _watch(g, box)
     reveals = [e for e in events if e["type"] == "reveal"]
     assert [r["seat"] for r in reveals] == [3]
     assert sorted(reveals[0]["cards"]) == sorted(["yellow-1", "blue-9", "wild"])
@@ -266,17 +262,9 @@ def test_a_thing_lying_in_a_seats_reach_from_the_start_is_no_card_of_its_reveale
     corners = [(x0 + 25.0, y0 + 25.0), (x1 - 25.0, y0 + 25.0), (x0 + 25.0, y1 - 25.0), (x1 - 25.0, y1 - 25.0)]
     reveal = next(e for e in SCRIPT if e["type"] == "reveal")
 
-    def reveal_of(box: tuple[float, float, float, float]) -> list[str]:
-        infos: dict[int, Any] = {}
-        w = Watcher(g.table, _MarkOnTheCloth(infos, g.fps, box))
-        events: list[dict[str, Any]] = []
-        for k, t, frame, info in g.frames():
-            infos[k] = info
-            infos.pop(k - 3, None)
-            events += w.process(Frame(k, t, frame))
-        return next((sorted(e["cards"]) for e in events if e["type"] == "reveal" and e["seat"] == 3), [])
-
     cx, cy = max(corners, key=lambda c: float(np.hypot(*(np.array(c) - g.table.draw.centre))))  # off the arms' way
     box = (cx - 15.0, cy - 20.0, cx + 15.0, cy + 20.0)
     assert zone.contains(np.array([cx, cy]))
-    assert reveal_of(box) == sorted(reveal["cards"])
+    events, _ = _watch(g, box)
+    assert next((sorted(e["cards"]) for e in events if e["type"] == "reveal" and e["seat"] == 3), []) == sorted(
+        reveal["cards"])
