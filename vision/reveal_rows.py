@@ -22,7 +22,16 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.readers import CardReader, Seen, rectify
-from vision.row_edges import MAX_PITCH_MM, MIN_PITCH_MM, PROFILE_SCALE, RowComb, count_row, edge_profile
+from vision.row_edges import (
+    MAX_PITCH_MM,
+    MIN_PITCH_MM,
+    PROFILE_SCALE,
+    RowComb,
+    count_row,
+    edge_floor,
+    edge_profile,
+    past_far_end,
+)
 from vision.tablefile import CARD_H_MM, CARD_W_MM, Table, Zone
 
 ROW_GAP_MM = 20.0
@@ -47,6 +56,12 @@ hides a card even in a lone row. A card turned a little in its row boxes at most
 TWIN_MM = 5.0
 """Two boxes of one row whose ends along the row lie this near are one card boxed twice (`edge_twins`): the
 detector's boxes wander a few millimetres, cards in a row lie a pitch (10 mm or more) apart."""
+TWIN_SHARE = 0.6
+"""... and two boxes of one row named alike, one lying on this share of the narrower along the row, are one card
+boxed twice, their ends 9-18 mm apart (fresh game 43013: a yellow 4's strip boxed 210-256 mm and again 228-265 mm,
+over the strip of the yellow 3 beside it, both named a yellow 4; the row's cards lay 27-32 mm apart, too unevenly
+for a comb, and a hand of seven was read as eight). Two cards side by side in a row share no more than the 8-20 mm
+a strip's box reaches under the card on it: at most half the narrower box even at a tight 20 mm pitch."""
 EXTENT_MAX = 2
 """A row's extent adds at most this many cards to what its boxes and gaps found (`short_of_extent`)."""
 ROW_END_CONF = 0.8
@@ -140,10 +155,43 @@ def card_sized(seen: list[Seen]) -> list[Seen]:
             or max(s.box_mm[2] - s.box_mm[0], s.box_mm[3] - s.box_mm[1]) <= CARD_SPAN_MM]
 
 
-def off_piles(seen: list[Seen], piles: list[Zone]) -> list[Seen]:
+PILE_ROW_MM = 12.0
+"""A face whose centre lies on the discard pile's zone is still the hand's when it carries on a row of the hand: its
+box squared with the seat (no wider along the row, nor deeper, than a card and `PILE_ROW_MM`), its player-side edge
+within `PILE_ROW_MM` of a hand face's, and no more than `PILE_ROW_MM` apart from it along the row. Why: a third row
+lies 172-232 mm off the edge, so its cards' centres fall on the discard zone's near edge where it meets a seat's
+(fresh game 43001: a hand of seventeen in rows of seven, seven and three; the third row's Blue 0 and Green 5 lay
+centred 5 mm inside the discard zone, were dropped as the pile's, and the hand was read as fourteen). A card of the
+pile lies where it was thrown, turned any way: squared with the seat, in line with a row, and touching its end,
+it would have to be laid there."""
+
+
+def off_piles(seen: list[Seen], piles: list[Zone], frame: SeatFrame | None = None) -> list[Seen]:
     """`seen` without the faces lying in the zones of `piles` (a seat's reach may take in the discard pile's edge,
-    whose faces are not the hand's)."""
-    return [s for s in seen if s.code == "back" or not any(p.contains(s.centre) for p in piles)]
+    whose faces are not the hand's), but for those that carry on a row of the hand (`PILE_ROW_MM`; with the
+    seat's `frame` given)."""
+    on_pile = [s.code != "back" and any(p.contains(s.centre) for p in piles) for s in seen]
+    kept = [not o for o in on_pile]
+    if frame is not None:
+        boxes = [frame.to_seat(s.box_mm) for s in seen]
+
+        def squared(b: tuple[float, float, float, float]) -> bool:
+            return b[1] - b[0] <= CARD_W_MM + PILE_ROW_MM and b[3] - b[2] <= CARD_H_MM + PILE_ROW_MM
+
+        def in_line(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+            gap = max(a[0], b[0]) - min(a[1], b[1])
+            return abs(a[2] - b[2]) <= PILE_ROW_MM and gap <= PILE_ROW_MM
+
+        grown = True
+        while grown:  # a row may carry on over several cards of the pile's zone
+            grown = False
+            for i, b in enumerate(boxes):
+                if kept[i] or not squared(b):
+                    continue
+                if any(kept[j] and seen[j].code != "back" and squared(boxes[j]) and in_line(b, boxes[j])
+                       for j in range(len(seen))):
+                    kept[i] = grown = True
+    return [s for s, k in zip(seen, kept, strict=True) if k]
 
 
 def rows_of(boxes: list[tuple[float, float, float, float]]) -> list[list[int]]:
@@ -282,17 +330,26 @@ def short_of_extent(boxes: list[tuple[float, float, float, float]], found: list[
     return [(a + g / 2 - pitch / 2, a + g / 2 + pitch / 2, v0, v1) for g, a in widest]
 
 
-def edge_twins(boxes: list[tuple[float, float, float, float]], scores: list[float]) -> set[int]:
+def edge_twins(boxes: list[tuple[float, float, float, float]], scores: list[float],
+               codes: Sequence[str] | None = None) -> set[int]:
     """Indices of seat-frame boxes that box a card another box of the same row already boxes: the two share an end
-    along the row (within `TWIN_MM`). Cards in a row lie a pitch apart, so two of them never end together; the
-    detector, though, may box a card's strip and, beside it, more of the card (a yellow strip boxed 37 and 68 mm
-    wide, both ending at the card that covers it), and the hand was counted a card over, and its row's pitch
-    broken by a gap of nothing. Of twins the box of the higher score stays."""
+    along the row (within `TWIN_MM`), or, named alike (`codes`), lie mostly on each other (`TWIN_SHARE`). Cards in
+    a row lie a pitch apart, so two of them never end together; the detector, though, may box a card's strip and,
+    beside it, more of the card (a yellow strip boxed 37 and 68 mm wide, both ending at the card that covers it),
+    and the hand was counted a card over, and its row's pitch broken by a gap of nothing. Of twins the box of the
+    higher score stays."""
+    def alike(i: int, j: int) -> bool:
+        if abs(boxes[i][0] - boxes[j][0]) <= TWIN_MM or abs(boxes[i][1] - boxes[j][1]) <= TWIN_MM:
+            return True
+        if codes is None or codes[i] != codes[j]:
+            return False
+        shared = min(boxes[i][1], boxes[j][1]) - max(boxes[i][0], boxes[j][0])
+        return shared >= TWIN_SHARE * min(boxes[i][1] - boxes[i][0], boxes[j][1] - boxes[j][0])
+
     drop: set[int] = set()
     for row in rows_of(boxes):
         for i in sorted(row, key=lambda k: (scores[k], -k)):  # the least sure first: dropped before its twin
-            if any(j != i and j not in drop and (abs(boxes[i][0] - boxes[j][0]) <= TWIN_MM
-                                                 or abs(boxes[i][1] - boxes[j][1]) <= TWIN_MM) for j in row):
+            if any(j != i and j not in drop and alike(i, j) for j in row):
                 drop.add(i)
     return drop
 
@@ -311,16 +368,44 @@ PROFILE_INSET_MM = 3.0
 
 
 def row_comb(boxes: list[tuple[float, float, float, float]], covered_from: float | None,
-             profile: Profiler) -> RowComb | None:
+             profile: Profiler, others: Sequence[tuple[float, float, float, float]] = ()) -> RowComb | None:
     """The picture's count of one row (`vision.row_edges.count_row`), profiled over the depth that the next row
-    leaves uncovered (`_strip_band`), or None where it makes none."""
+    leaves uncovered (`_strip_band`), or None where it makes none; with a card more past its far end where the
+    picture shows one there (`vision.row_edges.past_far_end`) and no box of the hand's `others` rows lies in
+    that strip (another row's card, whose edges are not this row's)."""
     left, right = min(b[0] for b in boxes), max(b[1] for b in boxes)
     v0, v1 = _strip_band(boxes, covered_from)
     if v1 - v0 < 2 * PROFILE_INSET_MM + MIN_PITCH_MM:
         return None
-    u0 = left - PROFILE_PAD_MM
-    return count_row(profile((u0, right + PROFILE_PAD_MM, v0 + PROFILE_INSET_MM, v1 - PROFILE_INSET_MM)), u0,
-                     left, right)
+    # the far end's next tooth, whichever end it is; a whole number of the profile's columns past the row's band
+    beyond = PROFILE_PAD_MM + np.ceil((MAX_PITCH_MM + PROFILE_PAD_MM) * PROFILE_SCALE) / PROFILE_SCALE
+    u0 = left - beyond
+    full = profile((u0, right + beyond, v0 + PROFILE_INSET_MM, v1 - PROFILE_INSET_MM))
+    skip = int(round((beyond - PROFILE_PAD_MM) * PROFILE_SCALE))
+    own = full[skip:len(full) - skip]  # the row's own band, as the comb has always been counted on
+    comb = count_row(own, left - PROFILE_PAD_MM, left, right)
+    if comb is None:
+        return None
+    longer = past_far_end(comb, full, u0, left, right, edge_floor(own))
+    if longer is comb:
+        return comb
+    strip = (*sorted((comb.edges[-1], longer.edges[-1])), v0, v1)
+    return comb if any(_overlap(strip, b) > 0.0 for b in others) else longer
+
+
+def _row_span(comb: RowComb | None, boxes: list[tuple[float, float, float, float]]) -> tuple[float, float]:
+    """(u0, u1) of a row: as far as its comb counts it, and its boxes reach."""
+    lo, hi = min(b[0] for b in boxes), max(b[1] for b in boxes)
+    if comb is None:
+        return lo, hi
+    top_end = comb.edges[0] - comb.width if comb.shown == "right" else comb.edges[0] + comb.width
+    return min(lo, top_end, comb.edges[-1]), max(hi, top_end, comb.edges[-1])
+
+
+def _in_comb(comb: RowComb, u: float) -> bool:
+    """`u` lies along the row `comb` counts (a strip beyond the boxes' end that the comb counted already)."""
+    top_end = comb.edges[0] - comb.width if comb.shown == "right" else comb.edges[0] + comb.width
+    return min(top_end, comb.edges[-1]) < u < max(top_end, comb.edges[-1])
 
 
 def unboxed(comb: RowComb, boxes: list[tuple[float, float, float, float]],
@@ -347,7 +432,8 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer, profile: 
     if len(faces) < (1 if profile is not None else MIN_ROW):
         return seen
     frame = SeatFrame.of(table, zone)
-    twins = edge_twins([frame.to_seat(s.box_mm) for s in faces], [s.card_score for s in faces])
+    twins = edge_twins([frame.to_seat(s.box_mm) for s in faces], [s.card_score for s in faces],
+                       [s.code for s in faces])
     if twins:  # one card boxed twice: counted once, and its edge once in the row's pitch
         dropped = {id(faces[i]) for i in twins}
         seen = [s for s in seen if id(s) not in dropped]
@@ -360,13 +446,20 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer, profile: 
     pitch = hand_pitch([[boxes[i] for i in row] for row in rows])
     strips, ends = [], []
     twice: set[int] = set()  # faces boxed a second time in a row the picture counts
+    beneath: list[tuple[float, float, float, float]] = []
     for k, row in enumerate(rows):
         row_boxes = [boxes[i] for i in row]
         covered_from = starts[k + 1] if k + 1 < len(rows) else None
-        comb = row_comb(row_boxes, covered_from, profile) if profile is not None else None
+        # what lies in this row's band beyond its ends that is not this row's: other rows' boxes, and the rows
+        # already counted (nearer the player, lying under this one) as far as their combs reach, boxed or not
+        others = [boxes[i] for i in range(len(boxes)) if i not in row] + beneath
+        comb = row_comb(row_boxes, covered_from, profile, others) if profile is not None else None
+        v_near = min(b[2] for b in row_boxes)
+        beneath.append((*_row_span(comb, row_boxes), v_near, v_near + CARD_H_MM))
         row_pitch = comb.pitch if comb is not None else pitch
         if row_pitch is not None and len(row_boxes) >= 2:
-            ends += beyond_ends(row_boxes, covered_from, row_pitch)
+            ends += [e for e in beyond_ends(row_boxes, covered_from, row_pitch)
+                     if comb is None or not _in_comb(comb, (e[0] + e[1]) / 2)]
         if comb is not None:
             doubled = boxed_twice(comb, row_boxes, [faces[i].card_score for i in row])
             twice |= {id(faces[row[j]]) for j in doubled}
@@ -505,7 +598,8 @@ class RowReader:
         seen = self.reader.read(image, region_mm, scale, t, presence=presence)
         if presence is None:
             return seen
-        seen = owned(off_piles(card_sized(seen), self.piles), self.zone, self.others)
+        seen = owned(off_piles(card_sized(seen), self.piles, SeatFrame.of(self.table, self.zone)), self.zone,
+                     self.others)
         if self.laid is not None:
             seen = [s for s in seen if s.code == "back" or self.laid(s, t)]
         name_revealed = getattr(self.namer, "name_revealed", None)

@@ -45,6 +45,9 @@ its profile: print, cloth and noise) ..."""
 EDGE_MIN = 12.0
 """... and at least this strong (mean absolute Sobel response, 8-bit grey, after smoothing): a flat row (cloth
 only, a crop of nothing) has no comb however faint its background."""
+PITCH_FIT = 0.15
+"""A row counted again past its far end (`past_far_end`) keeps its pitch within this share: the player lays one
+row at one pitch, and the first comb's pitch is off by a few millimetres only where its end box wanders."""
 COMB_TIE = 0.5
 """Of the combs that hold, the one with the most cards is taken where its weakest tooth is at least this share of
 the best comb's: a comb of twice the pitch holds as well as the true one, a comb of half the pitch does not."""
@@ -93,14 +96,16 @@ def edge_profile(crop: np.ndarray) -> np.ndarray:
     return np.asarray(np.median(gx, axis=0), dtype=np.float64)
 
 
-def count_row(profile: np.ndarray, u_start: float, left: float, right: float) -> RowComb | None:
+def count_row(profile: np.ndarray, u_start: float, left: float, right: float,
+              floor: float | None = None) -> RowComb | None:
     """The comb that counts a row spanning `left`..`right` (u, mm), from its edge `profile` (column 0 at
-    `u_start`, `PROFILE_SCALE` columns a mm), or None when no comb holds (the row keeps its boxes' count)."""
+    `u_start`, `PROFILE_SCALE` columns a mm), or None when no comb holds (the row keeps its boxes' count).
+    `floor`: the teeth's bar (`edge_floor` of the profile when None)."""
     if right - left - CARD_W_MM < MIN_PITCH_MM * 0.8 or len(profile) < 2:
         return None
     reach = max(1, int(round(TOOTH_MM * PROFILE_SCALE)))
     found = maximum_filter1d(profile, size=2 * reach + 1, mode="nearest")
-    floor = max(EDGE_OVER_BACKGROUND * float(np.median(profile)), EDGE_MIN)
+    floor = edge_floor(profile) if floor is None else floor
 
     widths = np.arange(CARD_W_MM - WIDTH_SLACK_MM, CARD_W_MM + WIDTH_SLACK_MM + 1e-6, 0.5)
     combs: list[RowComb] = []
@@ -128,3 +133,40 @@ def count_row(profile: np.ndarray, u_start: float, left: float, right: float) ->
         return None
     top = max(c.strength for c in holding)
     return max((c for c in holding if c.strength >= COMB_TIE * top), key=lambda c: c.n)
+
+
+def edge_floor(profile: np.ndarray) -> float:
+    """The edge strength a comb's every tooth must reach on a row of this `profile` (`EDGE_OVER_BACKGROUND`,
+    `EDGE_MIN`)."""
+    return max(EDGE_OVER_BACKGROUND * float(np.median(profile)), EDGE_MIN)
+
+
+def past_far_end(comb: RowComb, profile: np.ndarray, u_start: float, left: float, right: float,
+                 floor: float) -> RowComb:
+    """`comb`, or a comb of one card more where the row carries on past its far end (the first-laid card's),
+    unboxed.
+
+    Why: the comb hangs from the row's two ends, which the boxes give, so a first-laid card that the detector
+    missed moves the far end in, and the row is counted a card short (fresh game 43001: a first row of seven under
+    a second, its first card a Red Skip showing a red strip and no index, unboxed; its strip beyond the row's end
+    was named at 0.16, far below `vision.reveal_rows.ROW_END_CONF`, and the hand of seventeen was read a card
+    short). What the end box took for the row's end is then the next card's shown edge, and that card's own outer
+    edge (its border on the cloth) lies about a pitch further: the row is counted again hung from each strong edge
+    there, and a comb of one card more at much the same pitch (`PITCH_FIT`) that holds at every tooth is the row.
+    Cloth beyond a true end has no edge. `profile` must run a card's pitch and a tooth past either end, from
+    `u_start`; `floor` is the row's own (`edge_floor`), which the cloth in the longer profile must not lower."""
+    reach = max(1, int(round(TOOTH_MM * PROFILE_SCALE)))
+    peaks = (profile >= maximum_filter1d(profile, size=2 * reach + 1, mode="nearest")) & (profile >= floor)
+    u = u_start + np.arange(len(profile)) / PROFILE_SCALE
+    far_right = comb.shown == "right"
+    gap = (u - right) if far_right else (left - u)
+    best = comb
+    for i in np.flatnonzero(peaks & (gap >= MIN_PITCH_MM) & (gap <= MAX_PITCH_MM)):
+        longer = count_row(profile, u_start, left, float(u[i]), floor) if far_right else \
+            count_row(profile, u_start, float(u[i]), right, floor)
+        if (longer is not None and longer.n == comb.n + 1 and longer.shown == comb.shown
+                and longer.strength >= max(floor, COMB_TIE * comb.strength)
+                and abs(longer.pitch - comb.pitch) <= PITCH_FIT * comb.pitch
+                and (best is comb or longer.strength > best.strength)):
+            best = longer
+    return best

@@ -16,11 +16,14 @@ from vision.reveal_rows import (
     fill_rows,
     hand_pitch,
     hidden_in_row,
+    off_piles,
     renamed,
+    row_comb,
     rows_of,
     short_of_extent,
 )
-from vision.tablefile import CARD_W_MM, default_table
+from vision.row_edges import PROFILE_SCALE, edge_profile
+from vision.tablefile import CARD_H_MM, CARD_W_MM, Table, Zone, default_table
 
 from .test_row_edges import PAD, laid_row
 
@@ -202,6 +205,24 @@ def test_a_card_boxed_twice_in_a_row_counts_once() -> None:
     assert len(out) == len(seen) + 2  # the cards at 96 and 128
 
 
+def test_a_card_boxed_twice_astride_its_neighbour_counts_once_but_two_alike_side_by_side_count_twice() -> None:
+    """Fresh game 43013: a yellow 4's strip boxed 210-256 mm and again 228-265 mm (over the yellow 3 beside it),
+    both named a yellow 4, ends 9-18 mm apart; the row's pitch too uneven for a comb, a hand of seven read as
+    eight. Boxes named alike lying mostly on each other are one card (`TWIN_SHARE`); two yellow 4s laid side by
+    side, their boxes sharing only what a strip's box reaches under the card on it, are two."""
+    from vision.reveal_rows import edge_twins
+
+    one = [(166.0, 224.0, 68.0, 157.0), (210.0, 256.0, 68.0, 158.0), (228.0, 265.0, 70.0, 156.0),
+           (235.0, 288.0, 68.0, 155.0)]
+    codes = ["yellow-draw2", "yellow-4", "yellow-4", "yellow-3"]
+    assert edge_twins(one, [0.91, 0.89, 0.9, 0.87], codes) == {1}
+    assert edge_twins(one, [0.91, 0.89, 0.9, 0.87]) == set()  # unnamed, their ends alone say nothing
+    assert edge_twins(one, [0.91, 0.89, 0.9, 0.87], ["yellow-draw2", "yellow-4", "yellow-5", "yellow-3"]) == set()
+    for pitch, reach in ((32.0, 20.0), (20.0, 20.0), (32.0, 8.0)):  # side by side: a strip and its reach under
+        pair = [(100.0 - reach, 100.0 + pitch, 68.0, 157.0), (100.0 + pitch - reach, 100.0 + 2 * pitch, 68.0, 157.0)]
+        assert edge_twins(pair, [0.9, 0.8], ["yellow-4", "yellow-4"]) == set(), (pitch, reach)
+
+
 class _Reader:
     calls = 0
 
@@ -230,16 +251,15 @@ def test_row_reader_fills_only_a_count() -> None:
     assert len(RowReader(_Reader(seen), table, zone, None).read(image, (0, 0, 10, 10), 1.5, 0.0, 0.2)) == len(seen)
 
 
-def test_row_reader_counts_a_row_from_the_picture_where_boxes_say_nothing() -> None:
-    """Held-out game 13009 of an earlier stop: a lone row of seven with four boxed (their box edges too few and too
-    uneven to make a pitch), read as four. The picture counts it: rendered faces laid at a 31 mm pitch in front
-    of seat 0, seen by a camera at 4 px/mm; the reader is given boxes of the first, the last and two middle cards,
-    and adds the three it missed, each a pitch wide in its own place."""
-    n, pitch, scale = 7, 31.0, 4.0
+def _rendered_row(n: int, pitch: float, scale: float = 4.0, seed: int = 13
+                  ) -> tuple[Table, Zone, SeatFrame, np.ndarray, float, float, list[float]]:
+    """Rendered faces laid in one row at `pitch` in front of seat 0 on green cloth, seen by a camera at `scale`
+    px/mm: (table, zone, frame, image, u_start, v_start, edges), the row's top card from `u_start` along u, its
+    near side at `v_start`, `edges[k]` card k's shown (right) edge, the last the row's far end."""
     table = replace(default_table(4), image_to_table=np.diag([1 / scale, 1 / scale, 1.0]))
     zone = table.seat_zones()[0]
     frame = SeatFrame.of(table, zone)
-    crop, left, right = laid_row(n, pitch, seed=13)  # seat frame: columns along u from u = -PAD, rows along v
+    crop, left, right = laid_row(n, pitch, seed=seed)  # seat frame: columns along u from u = -PAD, rows along v
     u_start = float((zone.polygon.mean(axis=0) - frame.origin) @ frame.u) - right / 2
     v_start = 110.0
     image = np.empty((int(table.height * scale), int(table.width * scale), 3), np.uint8)
@@ -249,10 +269,24 @@ def test_row_reader_counts_a_row_from_the_picture_where_boxes_say_nothing() -> N
     flipped = crop[::-1, ::-1] if frame.u[0] < 0 else crop  # seat 0 sits at the bottom edge: u runs to -x, v to -y
     ys, xs = int(round(y0 * scale)), int(round(x0 * scale))
     image[ys:ys + crop.shape[0], xs:xs + crop.shape[1]] = flipped
-    edges = [left + CARD_W_MM + k * pitch for k in range(n)]
-    shown = [0, 3, 5, 6]  # the detector's boxes: the whole top card, then strips reaching 10 mm under their cover
-    boxes = [(u_start + (left if k == 0 else edges[k] - pitch - 10), u_start + edges[k], v_start, v_start + 87.0)
-             for k in shown]
+    return table, zone, frame, image, u_start, v_start, [left + CARD_W_MM + k * pitch for k in range(n)]
+
+
+def _strip_boxes(shown: list[int], edges: list[float], pitch: float, u_start: float, v_start: float
+                 ) -> list[tuple[float, float, float, float]]:
+    """The detector's seat-frame boxes of the cards `shown`: the whole top card, then strips reaching 10 mm under
+    their cover."""
+    return [(u_start + (edges[0] - CARD_W_MM if k == 0 else edges[k] - pitch - 10), u_start + edges[k], v_start,
+             v_start + 87.0) for k in shown]
+
+
+def test_row_reader_counts_a_row_from_the_picture_where_boxes_say_nothing() -> None:
+    """Held-out game 13009 of an earlier stop: a lone row of seven with four boxed (their box edges too few and too
+    uneven to make a pitch), read as four. The picture counts it: the reader is given boxes of the first, the
+    last and two middle cards, and adds the three it missed, each a pitch wide in its own place."""
+    n, pitch = 7, 31.0
+    table, zone, frame, image, u_start, v_start, edges = _rendered_row(n, pitch)
+    boxes = _strip_boxes([0, 3, 5, 6], edges, pitch, u_start, v_start)
     seen = [Seen("red-5", frame.to_table(*b), 0.9) for b in boxes]
     out = RowReader(_Reader(seen), table, zone, _Namer()).read(image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)
     assert len(out) == n
@@ -261,6 +295,44 @@ def test_row_reader_counts_a_row_from_the_picture_where_boxes_say_nothing() -> N
     assert np.allclose(added, expected, atol=3.5)
     blank = np.zeros_like(image)  # the same boxes on a picture of nothing: no comb, the boxes' count stands
     assert len(RowReader(_Reader(seen), table, zone, _Namer()).read(blank, (0, 0, 10, 10), 1.5, 0.0, 0.2)) == 4
+
+
+@pytest.mark.parametrize("n, pitch", [(7, 32.0), (5, 28.0), (4, 36.0)])
+def test_a_first_laid_card_the_detector_missed_at_the_rows_far_end_is_counted(n: int, pitch: float) -> None:
+    """Fresh game 43001: a row's first-laid card (a Red Skip showing a red strip and no index) unboxed, its strip
+    beyond the boxes' end named far too unsurely to count (`ROW_END_CONF`), the hand read a card short. Its outer
+    edge on the cloth lies a pitch past the boxes' end: the row is counted again hung from there. With the last
+    card boxed too, nothing is added past the row's true end (cloth there has no edge), nor on a blank picture."""
+    table, zone, frame, image, u_start, v_start, edges = _rendered_row(n, pitch, seed=n)
+    namer = _Namer()
+    for shown, expected in ((list(range(n - 1)), n), (list(range(n)), n)):
+        seen = [Seen("red-5", frame.to_table(*b), 0.9)
+                for b in _strip_boxes(shown, edges, pitch, u_start, v_start)]
+        out = RowReader(_Reader(seen), table, zone, namer).read(image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)
+        assert len(out) == expected, shown
+        if len(shown) < n:
+            u0, u1 = frame.to_seat(out[-1].box_mm)[:2]
+            assert (u0, u1) == pytest.approx((u_start + edges[-1] - pitch, u_start + edges[-1]), abs=3.5)
+        blank = np.zeros_like(image)
+        assert len(RowReader(_Reader(seen), table, zone, namer).read(blank, (0, 0, 10, 10), 1.5, 0.0, 0.2)) \
+            == len(shown)
+
+
+def test_a_row_is_not_carried_on_over_a_row_beneath_it() -> None:
+    """Past a row's far end lies cloth, or the row nearer the player that it overlaps, whose edges are not its
+    own: the row is carried on (`past_far_end`) only where no other row's box or counted extent lies."""
+    n, pitch = 6, 32.0
+    table, zone, frame, image, u_start, v_start, edges = _rendered_row(n, pitch, seed=4)
+
+    def profile(band: tuple[float, float, float, float]) -> np.ndarray:
+        return edge_profile(frame.crop(image, table, band, PROFILE_SCALE))
+
+    boxes = _strip_boxes(list(range(n - 1)), edges, pitch, u_start, v_start)
+    comb = row_comb(boxes, None, profile)
+    assert comb is not None and comb.n == n
+    under = (u_start + edges[-1] - 20.0, u_start + edges[-1] + 40.0, v_start - 40.0, v_start + 47.0)
+    comb = row_comb(boxes, None, profile, [under])
+    assert comb is not None and comb.n == n - 1
 
 
 def test_a_face_boxed_longer_than_any_card_is_no_card_of_the_hand() -> None:
@@ -315,7 +387,7 @@ def test_a_seat_reaches_inwards_for_a_third_row_but_not_past_the_table(seats: in
     """A hand of fifteen cards or more takes three rows, the third beyond the seat zone's depth: the reveal reads
     the zone grown inwards (away from the player's edge only), and its faces on the discard pile are not the
     hand's."""
-    from vision.reveal_rows import off_piles, reaching
+    from vision.reveal_rows import reaching
 
     table = default_table(seats)
     for zone in table.seat_zones():
@@ -337,6 +409,31 @@ def test_a_seat_reaches_inwards_for_a_third_row_but_not_past_the_table(seats: in
     on_pile, hand = Seen("red-5", (c[0] - 28, c[1] - 44, c[0] + 28, c[1] + 44), 0.9), Seen("red-6", (0, 0, 57, 89), 0.9)
     back = Seen("back", on_pile.box_mm, 0.9)
     assert off_piles([on_pile, hand, back], [table.discard]) == [hand, back]
+
+
+def test_a_third_row_carried_on_over_the_discard_zones_edge_is_the_hands() -> None:
+    """Fresh game 43001: a hand of seventeen in rows of seven, seven and three; the third row lay 150-240 mm off
+    the player's edge, its Blue 0 and Green 5 centred just inside the discard zone, dropped as the pile's, and the
+    hand was read as fourteen. A face on the pile's zone squared with the seat and in line with a face of the
+    hand is the hand's (`PILE_ROW_MM`); the pile's own cards, turned or out of line, are not."""
+
+    table = default_table(4)
+    seat, pile = table.seat_zones()[0], table.discard
+    frame = SeatFrame.of(table, seat)
+    x0 = float(pile.polygon[:, 0].min())
+    v0 = table.height - float(pile.polygon[:, 1].max()) - CARD_H_MM / 2 + 4.0  # centres 4 mm inside the pile zone
+    def card(u0: float, code: str, dv: float = 0.0) -> Seen:
+        return Seen(code, frame.to_table(u0, u0 + CARD_W_MM, v0 + dv, v0 + dv + CARD_H_MM), 0.9)
+    u_first = table.width - x0 + 5.0  # its centre off the pile's zone, along the row
+    wild, blue, green = card(u_first, "wild"), card(u_first - 33.0, "blue-0"), card(u_first - 66.0, "green-5")
+    assert not pile.contains(wild.centre) and pile.contains(blue.centre) and pile.contains(green.centre)
+    out_of_line = card(u_first - 99.0, "red-4", dv=25.0)  # deeper into the pile than the row
+    c = pile.centre
+    turned = Seen("yellow-2", (c[0] - 45, c[1] - 50, c[0] + 45, c[1] + 50), 0.9)
+    seen = [wild, blue, green, out_of_line, turned]
+    assert off_piles(seen, [pile], frame) == [wild, blue, green]
+    assert off_piles(seen, [pile]) == [wild]  # without the seat's frame, no row is known
+    assert off_piles([blue, green], [pile], frame) == []  # no face of the hand to carry on
 
 
 def test_a_wild_read_as_a_card_back_among_a_revealed_row_is_named_again() -> None:
