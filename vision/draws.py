@@ -32,7 +32,7 @@ HELD_FAN_MM = 60.0  # a back whose centre lies this near a seat's edge belongs t
 JUMP_MM = 120.0  # a visiting hand's reach this far from what it last was is the arm of a split blob ...
 MAX_JUMPS = 10  # ... unless it stays there this many frames
 LIFTED_MOVING = 0.5  # a back in the draw zone, clear of the pile's centre, whose box moves this much is lifted
-HELD_ON_DISCARD = 0.5
+HELD_ON_DISCARD = 0.65
 """Where the hand's own blob holds some of the carry, a back over the discard pile is carried only when at least
 this share of its box lies in that blob. The pile shows faces, and a Wild, a Wild Draw Four or a Draw Two half
 hidden by a hand crossing it is boxed as a back (a dark face, the classifier unsure); it moves with nothing, and the
@@ -40,7 +40,11 @@ motion around it is the hand's (held-out 21004 and 23018: draws of one read as t
 on 53 games: the backs over the pile on reads that saw more cards than were drawn had 0-0.48 of themselves in the
 blob where the blob held the true card, and of 1,039 backs over the pile on the other reads, all but five had 0.67 or
 more. Those five were carried by hands whose blob had lost the fingers (a hand the colour of the table: no back of
-that read in the blob), so where the blob holds none of the carry, motion decides, as on the way home."""
+that read in the blob), so where the blob holds none of the carry, motion decides, as on the way home. The bar
+was 0.5 until fresh game 41017 of a later stop: a hand carrying two backs across the pile, a Wild on it boxed as a
+back at 0.36-0.51 with 0.58-0.61 of its box under the passing hand, on two reads; a draw of two read as three. A
+back is read on several frames and the count is the most any read saw, so a carried back dropped on one read
+costs nothing, a stray one kept on one read costs a card."""
 EXTRA_READS = 4  # reads a carry may take beyond `DrawTracker.reads` while its count is still rising
 SIDE_MM = 160.0  # the read reaches this far to either side of the arm: a carried fan of four spreads beyond the tip
 PALM_MM = 60.0

@@ -57,11 +57,14 @@ TWIN_MM = 5.0
 """Two boxes of one row whose ends along the row lie this near are one card boxed twice (`edge_twins`): the
 detector's boxes wander a few millimetres, cards in a row lie a pitch (10 mm or more) apart."""
 TWIN_SHARE = 0.6
-"""... and two boxes of one row named alike, one lying on this share of the narrower along the row, are one card
-boxed twice, their ends 9-18 mm apart (fresh game 43013: a yellow 4's strip boxed 210-256 mm and again 228-265 mm,
-over the strip of the yellow 3 beside it, both named a yellow 4; the row's cards lay 27-32 mm apart, too unevenly
-for a comb, and a hand of seven was read as eight). Two cards side by side in a row share no more than the 8-20 mm
-a strip's box reaches under the card on it: at most half the narrower box even at a tight 20 mm pitch."""
+TWIN_ALIKE_MM = 12.0
+"""... and two boxes of one row named alike, with an end within `TWIN_ALIKE_MM` of each other's and one lying on
+`TWIN_SHARE` of the narrower along the row, are one card boxed twice (fresh game 43013: a yellow 4's strip boxed
+210-256 mm and again 228-265 mm, over the strip of the yellow 3 beside it, both named a yellow 4; the row's cards
+lay 27-32 mm apart, too unevenly for a comb, and a hand of seven was read as eight). Two cards side by side lie a
+pitch apart at both ends (strips of a revealed row are 14 mm wide or more), though their boxes may share much
+more: a row's first-laid card shows whole and its box may reach 31 mm under the card on it (tuning game 39011: a
+yellow 7 boxed 324-373 mm and the yellow 1 beside it, misnamed a yellow 7, 342-401 mm: ends 18 and 28 mm apart)."""
 EXTENT_MAX = 2
 """A row's extent adds at most this many cards to what its boxes and gaps found (`short_of_extent`)."""
 ROW_END_CONF = 0.8
@@ -333,7 +336,8 @@ def short_of_extent(boxes: list[tuple[float, float, float, float]], found: list[
 def edge_twins(boxes: list[tuple[float, float, float, float]], scores: list[float],
                codes: Sequence[str] | None = None) -> set[int]:
     """Indices of seat-frame boxes that box a card another box of the same row already boxes: the two share an end
-    along the row (within `TWIN_MM`), or, named alike (`codes`), lie mostly on each other (`TWIN_SHARE`). Cards in
+    along the row (within `TWIN_MM`), or, named alike (`codes`), nearly share one and lie mostly on each other
+    (`TWIN_ALIKE_MM`). Cards in
     a row lie a pitch apart, so two of them never end together; the detector, though, may box a card's strip and,
     beside it, more of the card (a yellow strip boxed 37 and 68 mm wide, both ending at the card that covers it),
     and the hand was counted a card over, and its row's pitch broken by a gap of nothing. Of twins the box of the
@@ -343,8 +347,9 @@ def edge_twins(boxes: list[tuple[float, float, float, float]], scores: list[floa
             return True
         if codes is None or codes[i] != codes[j]:
             return False
+        near = min(abs(boxes[i][0] - boxes[j][0]), abs(boxes[i][1] - boxes[j][1])) <= TWIN_ALIKE_MM
         shared = min(boxes[i][1], boxes[j][1]) - max(boxes[i][0], boxes[j][0])
-        return shared >= TWIN_SHARE * min(boxes[i][1] - boxes[i][0], boxes[j][1] - boxes[j][0])
+        return near and shared >= TWIN_SHARE * min(boxes[i][1] - boxes[i][0], boxes[j][1] - boxes[j][0])
 
     drop: set[int] = set()
     for row in rows_of(boxes):

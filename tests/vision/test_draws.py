@@ -240,7 +240,8 @@ def test_a_card_carried_home_through_the_seats_zone_counts_when_it_moves_with_th
 def test_a_face_on_the_discard_pile_misread_as_a_back_beside_the_carried_card_is_not_carried() -> None:
     """A hand crossing the discard pile on its way back from the draw pile, the card it drew in its blob: the
     pile's dark Wild corner beside it, read as a back, is not in the hand, still or with the hand's motion all
-    around it (held-out 21004 and 23018: a draw of one read as two). Where the blob lost the fingers (a hand the
+    around it (held-out 21004 and 23018: a draw of one read as two), nor with the passing hand over most of it
+    (fresh 41017: a draw of two read as three). Where the blob lost the fingers (a hand the
     colour of the table, no back in it), a back moving over the pile is carried, as on the way home."""
     from vision.draws import HELD_ON_DISCARD
     from vision.motion import LOW
@@ -268,6 +269,9 @@ def test_a_face_on_the_discard_pile_misread_as_a_back_beside_the_carried_card_is
     x0, y0, x1, y1 = box_px(misread)
     cut = y0 + int((y1 - y0) * (HELD_ON_DISCARD - 0.15))
     mask[y0:cut, x0:x1] = True  # the hand over a third of it: still the pile's
+    assert tracker._count(image, hand, 1.0) == (1, 0)
+    # fresh 41017: a Wild under the passing hand, 0.58-0.61 of its box's middle half (which `inside_share` reads)
+    mask[y0:y0 + int((y1 - y0) * (0.25 + 0.5 * 0.6)), x0:x1] = True
     assert tracker._count(image, hand, 1.0) == (1, 0)
     mask[y0:y1, x0:x1] = True  # in the hand's blob: held too
     assert tracker._count(image, hand, 1.0) == (2, 0)

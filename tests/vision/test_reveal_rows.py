@@ -208,8 +208,8 @@ def test_a_card_boxed_twice_in_a_row_counts_once() -> None:
 def test_a_card_boxed_twice_astride_its_neighbour_counts_once_but_two_alike_side_by_side_count_twice() -> None:
     """Fresh game 43013: a yellow 4's strip boxed 210-256 mm and again 228-265 mm (over the yellow 3 beside it),
     both named a yellow 4, ends 9-18 mm apart; the row's pitch too uneven for a comb, a hand of seven read as
-    eight. Boxes named alike lying mostly on each other are one card (`TWIN_SHARE`); two yellow 4s laid side by
-    side, their boxes sharing only what a strip's box reaches under the card on it, are two."""
+    eight. Boxes named alike nearly sharing an end and lying mostly on each other are one card (`TWIN_ALIKE_MM`);
+    two cards named alike side by side, their ends a pitch apart, are two."""
     from vision.reveal_rows import edge_twins
 
     one = [(166.0, 224.0, 68.0, 157.0), (210.0, 256.0, 68.0, 158.0), (228.0, 265.0, 70.0, 156.0),
@@ -218,9 +218,14 @@ def test_a_card_boxed_twice_astride_its_neighbour_counts_once_but_two_alike_side
     assert edge_twins(one, [0.91, 0.89, 0.9, 0.87], codes) == {1}
     assert edge_twins(one, [0.91, 0.89, 0.9, 0.87]) == set()  # unnamed, their ends alone say nothing
     assert edge_twins(one, [0.91, 0.89, 0.9, 0.87], ["yellow-draw2", "yellow-4", "yellow-5", "yellow-3"]) == set()
-    for pitch, reach in ((32.0, 20.0), (20.0, 20.0), (32.0, 8.0)):  # side by side: a strip and its reach under
+    for pitch, reach in ((32.0, 20.0), (20.0, 20.0), (32.0, 8.0), (14.0, 20.0)):  # side by side: strips, reaching
         pair = [(100.0 - reach, 100.0 + pitch, 68.0, 157.0), (100.0 + pitch - reach, 100.0 + 2 * pitch, 68.0, 157.0)]
         assert edge_twins(pair, [0.9, 0.8], ["yellow-4", "yellow-4"]) == set(), (pitch, reach)
+    # tuning 39011: a yellow 7 and the row's first-laid yellow 1 beside it, misnamed a yellow 7, its box reaching
+    # 31 mm under the 7: two cards
+    end = [(154.0, 213.0, 70.0, 155.0), (308.0, 341.0, 69.0, 108.0), (324.0, 373.0, 69.0, 157.0),
+           (342.0, 401.0, 69.0, 158.0)]
+    assert edge_twins(end, [0.97, 0.61, 0.83, 0.51], ["green-8", "red-draw2", "yellow-7", "yellow-7"]) == set()
 
 
 class _Reader:
