@@ -41,6 +41,11 @@ ROW_SPAN_MM = 30.0
 short of its own edge (by up to 24 mm, measured), and such boxes can chain two rows laid 40 mm apart into one
 (held-out 19006: a hand of nine, a row of seven and one of two, read as one row of seven). A chain spanning more
 is cut at its widest gap. Rows are laid 32-48 mm apart."""
+ROW_FAR_MM = 10.0
+"""... but boxes whose player-side edges lie past that gap while their far edges (`v1`) lie this near the row's
+are cards of that row boxed short on the player's side: a second row lies 32-48 mm further at both edges (tuning
+game 37004: a row of seven, a blue Draw Two's strip boxed from 91 mm where the others began at 68, all ending at
+155-159; it made a row of its own, the first row's comb counted its strip again, and the hand was read as eight)."""
 MIN_ROW = 3
 """A pitch is read from a row of at least this many boxes (two give one gap, which says nothing of the pitch)."""
 PITCH_FIT = 0.25
@@ -199,7 +204,8 @@ def off_piles(seen: list[Seen], piles: list[Zone], frame: SeatFrame | None = Non
 
 def rows_of(boxes: list[tuple[float, float, float, float]]) -> list[list[int]]:
     """Indices of seat-frame boxes grouped into rows by their player-side edge (`v0`): a later row overlaps the
-    one before it from the table's side, so each row's player-side edge stays in view."""
+    one before it from the table's side, so each row's player-side edge stays in view. A box past a row's gap
+    whose far edge is that row's (`ROW_FAR_MM`) is a card of the row boxed short."""
     order = sorted(range(len(boxes)), key=lambda i: boxes[i][2])
     rows: list[list[int]] = []
     for i in order:
@@ -207,7 +213,25 @@ def rows_of(boxes: list[tuple[float, float, float, float]]) -> list[list[int]]:
             rows[-1].append(i)
         else:
             rows.append([i])
-    return [part for row in rows for part in _cut_chain(row, boxes)]
+    parts = [part for row in rows for part in _cut_chain(row, boxes)]
+    for k in range(1, len(parts)):  # a card of the row before boxed short on the player's side ends where it does
+        before, part = parts[k - 1], parts[k]
+        far = float(np.median([boxes[i][3] for i in before]))
+        near = min(boxes[i][2] for i in before)
+
+        def belongs(i: int, part: list[int] = part, far: float = far, near: float = near) -> bool:
+            rest = [boxes[j][3] for j in part if j != i]
+            gap = abs(boxes[i][3] - far)
+            return (gap <= ROW_FAR_MM and boxes[i][2] - near <= ROW_SPAN_MM
+                    and (not rest or gap < abs(boxes[i][3] - float(np.median(rest)))))
+
+        moved = [i for i in part if belongs(i)]
+        parts[k - 1] = before + moved
+        parts[k] = [i for i in part if i not in moved]
+        if not parts[k]:
+            parts[k] = parts[k - 1]  # the row before, now holding this part: the next part is compared with it
+            parts[k - 1] = []
+    return [part for part in parts if part]
 
 
 def _cut_chain(row: list[int], boxes: list[tuple[float, float, float, float]]) -> list[list[int]]:

@@ -106,6 +106,18 @@ def test_rows_are_grouped_by_their_player_side_edge() -> None:
     assert sorted(sorted(r) for r in rows_of(boxes)) == [[0, 1, 2, 5], [3, 4]]
 
 
+def test_a_card_boxed_short_on_the_players_side_stays_in_its_row() -> None:
+    """Tuning 37004: a lone row of seven from v = 68 mm, a blue Draw Two's strip boxed from 91 mm (23 mm in, past
+    `ROW_GAP_MM`) but ending with the others at 156: one row (`ROW_FAR_MM`), not a row of its own whose strip the
+    first row's comb counts again. A second row laid 40 mm in ends 40 mm further and stays a row of its own."""
+    lone = [(585.0, 645.0, 69.0, 159.0), (626.0, 678.0, 69.0, 157.0), (656.0, 708.0, 68.0, 156.0),
+            (711.0, 775.0, 68.0, 158.0), (753.0, 804.0, 69.0, 155.0), (780.0, 836.0, 68.0, 157.0),
+            (703.0, 741.0, 91.0, 156.0)]
+    assert [sorted(r) for r in rows_of(lone)] == [[0, 1, 2, 3, 4, 5, 6]]
+    second = [(600.0, 657.0, 108.0, 197.0), (640.0, 697.0, 109.0, 198.0)]
+    assert sorted(sorted(r) for r in rows_of(lone + second)) == [[0, 1, 2, 3, 4, 5, 6], [7, 8]]
+
+
 def test_strips_boxed_short_of_their_edge_do_not_chain_two_rows_into_one() -> None:
     """Held-out 19006: a row of seven from v = 67 mm and a row of two laid on it 41 mm further in; the boxes of
     two strips half hidden under the second row began 12 and 24 mm in from their edge, so every step between
