@@ -88,10 +88,14 @@ class RowComb:
 
 def edge_profile(crop: np.ndarray) -> np.ndarray:
     """Per column of a seat-frame crop (columns along `u`): the median, down the row, of the edge strength across
-    it. An edge that crosses the whole row (a card's border) keeps its strength; print crossing less than half the
-    depth drops out."""
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32) if crop.ndim == 3 else crop.astype(np.float32)
-    gx = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
+    it (the strongest of the colour channels'). An edge that crosses the whole row (a card's border) keeps its
+    strength; print crossing less than half the depth drops out. In colour because a card's white border on a
+    yellow card hardly differs in grey (tuning game 33013: a second row of a blue 9 and two yellow 9s, the comb's
+    teeth on the yellow edges under its bar, the middle 9 unboxed; the hand of ten read as nine); in the blue
+    channel it is the strongest edge of all."""
+    gx = np.abs(cv2.Sobel(crop.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3))
+    if gx.ndim == 3:
+        gx = gx.max(axis=2)
     gx = cv2.GaussianBlur(gx, (0, 0), sigmaX=EDGE_SMOOTH_MM * PROFILE_SCALE, sigmaY=0.1)
     return np.asarray(np.median(gx, axis=0), dtype=np.float64)
 

@@ -344,3 +344,20 @@ def test_a_card_turned_where_the_sent_back_starter_lay_starts_the_pile_again() -
     assert not tracker.pile_emptied(changed)  # type: ignore[attr-defined]
     tracker, changed = _pile(old_x=588.0, new_x=588.0, old_hidden=True)  # laid square over the old card
     assert not tracker.pile_emptied(changed)  # type: ignore[attr-defined]
+
+
+def test_the_card_on_top_of_a_pair_is_the_larger_box_unless_the_other_is_boxed_much_more_surely() -> None:
+    """Tuning 31011: a blue 0 turned under a yellow 7 boxed larger than the 7 (5,686 against 5,356 mm²) but at 0.53
+    against 0.96; reported on top, it made the engine judge every later play against the wrong card. The top card
+    shows whole, so it is the larger box, unless the other is much surer (`TOP_SURER`)."""
+    from vision.discard import TOP_SURER, on_top_last
+
+    seven = Seen("yellow-7", (578.0, 243.0, 670.0, 301.0), 0.77, presence=0.96)
+    zero = Seen("blue-0", (574.0, 202.0, 668.0, 262.0), 0.27, presence=0.53)
+    assert [s.code for s in on_top_last([seven, zero])] == ["blue-0", "yellow-7"]
+    assert [s.code for s in on_top_last([zero, seven])] == ["blue-0", "yellow-7"]
+    near = Seen("blue-0", zero.box_mm, 0.6, presence=0.96 - TOP_SURER + 0.05)  # about as sure: the larger is on top
+    assert [s.code for s in on_top_last([seven, near])] == ["yellow-7", "blue-0"]
+    strip = Seen("red-3", (560.0, 250.0, 590.0, 330.0), 0.9)  # a strip beside a whole card: the whole card on top
+    assert [s.code for s in on_top_last([seven, strip])] == ["red-3", "yellow-7"]
+    assert on_top_last([seven]) == [seven] and on_top_last([]) == []

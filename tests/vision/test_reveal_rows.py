@@ -329,7 +329,8 @@ def test_a_first_laid_card_the_detector_missed_at_the_rows_far_end_is_counted(n:
         assert len(out) == expected, shown
         if len(shown) < n:
             u0, u1 = frame.to_seat(out[-1].box_mm)[:2]
-            assert (u0, u1) == pytest.approx((u_start + edges[-1] - pitch, u_start + edges[-1]), abs=3.5)
+            # where the strip is named: within a border's width (3 mm) and the comb's tooth of the card's place
+            assert (u0, u1) == pytest.approx((u_start + edges[-1] - pitch, u_start + edges[-1]), abs=4.5)
         blank = np.zeros_like(image)
         assert len(RowReader(_Reader(seen), table, zone, namer).read(blank, (0, 0, 10, 10), 1.5, 0.0, 0.2)) \
             == len(shown)
