@@ -13,6 +13,7 @@ lost and none counted twice.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +46,14 @@ was 0.5 until fresh game 41017 of a later stop: a hand carrying two backs across
 back at 0.36-0.51 with 0.58-0.61 of its box under the passing hand, on two reads; a draw of two read as three. A
 back is read on several frames and the count is the most any read saw, so a carried back dropped on one read
 costs nothing, a stray one kept on one read costs a card."""
+PILE_FACE_SHARE = 0.6
+PILE_FACES = 4
+"""A back over the discard pile lying this share of itself in the box of one of the pile's last `PILE_FACES` faces as
+the discard tracker read them is that face, half hidden by the passing hand, not a card carried. Why: where the
+hand's blob spreads over the pile, the pile's Wild under it is in the blob as much as the carry (tuning game
+31015: a Wild on top of the pile, boxed as a back at 0.47-0.66 with 0.77-0.82 of it in the blob, on two frames;
+a draw of one read as two). A carried card lies in one face's box on a frame or two at most, as the hand sweeps
+over at 30-60 mm a frame, and the count is the most seen on two reads."""
 EXTRA_READS = 4  # reads a carry may take beyond `DrawTracker.reads` while its count is still rising
 SIDE_MM = 160.0  # the read reaches this far to either side of the arm: a carried fan of four spreads beyond the tip
 PALM_MM = 60.0
@@ -169,8 +178,11 @@ def hidden_in_fan(backs: list[tuple[float, float, float]]) -> int:
 
 
 class DrawTracker:
-    def __init__(self, model: ForegroundModel, reader: CardReader, scale: float = 1.2, reads: int = 5) -> None:
+    def __init__(self, model: ForegroundModel, reader: CardReader, scale: float = 1.2, reads: int = 5,
+                 pile_faces: Callable[[], list[Seen]] | None = None) -> None:
+        """`pile_faces`: the discard pile's cards as last read there, with their boxes (`PILE_FACE_SHARE`)."""
         self.model, self.reader, self.scale, self.reads = model, reader, scale, reads
+        self.pile_faces = pile_faces
         self.zone = model.table.draw
         self.pile_mask = model.raster.zone_mask(self.zone.name)
         self.discard = model.table.discard
@@ -427,7 +439,15 @@ class DrawTracker:
             held = [inside_share(s, h.mask) >= HELD_ON_DISCARD for s in backs]
             if any(held):  # the blob holds the carry: a back on the discard pile outside it is a face of the pile
                 backs = [s for s, k in zip(backs, held, strict=True) if k or not self.discard.contains(s.centre)]
+            backs = [s for s in backs if not self.on_a_pile_face(s)]
         return without_merged(backs)
+
+    def on_a_pile_face(self, s: Seen) -> bool:
+        """`s` (a back on the discard pile) lies where a face of the pile was read (`PILE_FACE_SHARE`)."""
+        if self.pile_faces is None or not self.discard.contains(s.centre):
+            return False
+        faces = [f for f in self.pile_faces()[-PILE_FACES:] if f.code != "back"]
+        return any(s.overlap(f) >= PILE_FACE_SHARE * s.area for f in faces)
 
     def recentred(self, region: tuple[float, float, float, float],
                   backs: list[Seen]) -> tuple[float, float, float, float] | None:

@@ -275,6 +275,15 @@ def test_a_face_on_the_discard_pile_misread_as_a_back_beside_the_carried_card_is
     assert tracker._count(image, hand, 1.0) == (1, 0)
     mask[y0:y1, x0:x1] = True  # in the hand's blob: held too
     assert tracker._count(image, hand, 1.0) == (2, 0)
+    # ... unless the discard tracker read a face of the pile there (tuning 31015: the pile's Wild, 0.77-0.82 of it
+    # in the blob spread over the pile, a draw of one read as two)
+    wild = Seen("wild", (misread.box_mm[0] - 4, misread.box_mm[1] - 6, misread.box_mm[2] + 5, misread.box_mm[3] + 3), 0.9)
+    knows = DrawTracker(model, reader=_ReaderOf([misread, held]), pile_faces=lambda: [wild])  # type: ignore[arg-type]
+    assert knows._count(image, hand, 1.0) == (1, 0)
+    moved = Seen("wild", (wild.box_mm[0] - 70, wild.box_mm[1], wild.box_mm[2] - 70, wild.box_mm[3]), 0.9)
+    elsewhere = DrawTracker(model, reader=_ReaderOf([misread, held]),  # type: ignore[arg-type]
+                            pile_faces=lambda: [moved])
+    assert elsewhere._count(image, hand, 1.0) == (2, 0)  # a face read elsewhere says nothing of this back
     # fingers the blob lost: no back in it, and a back moving over the pile is the carry
     mask[:] = False
     alone = DrawTracker(model, reader=_ReaderOf([held]))  # type: ignore[arg-type]
