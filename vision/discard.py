@@ -146,12 +146,17 @@ def without_twins(seen: list[Seen]) -> list[Seen]:
 
 def on_top_last(cards: list[Seen]) -> list[Seen]:
     """`cards` (one reading) in the order laid, the card on top last: the largest box, as the top card shows whole
-    and a lower card a strip, unless another card is boxed much more surely (`TOP_SURER`)."""
+    and a lower card a strip, unless another card is boxed much more surely (`TOP_SURER`). Only the detector's
+    box scores (`Seen.presence`) are compared: a lower card named by the lower-card model on its fitted box
+    (`ZoneCandidates._lower_by_fit`) carries that model's confidence in its name, no box score, and is never
+    taken for the top (tuning 37014: a yellow Skip so named at 0.91 under a yellow Reverse boxed at 0.58)."""
     order = sorted(cards, key=lambda s: s.area)
     if len(order) < 2:
         return order
     top = order[-1]
-    surer = [s for s in order[:-1] if s.card_score >= top.card_score + TOP_SURER]
+    if top.presence is None:
+        return order
+    surer = [s for s in order[:-1] if s.presence is not None and s.presence >= top.presence + TOP_SURER]
     if surer:
         top = max(surer, key=lambda s: s.card_score)
         order = [s for s in order if s is not top] + [top]

@@ -358,6 +358,10 @@ def test_the_card_on_top_of_a_pair_is_the_larger_box_unless_the_other_is_boxed_m
     assert [s.code for s in on_top_last([zero, seven])] == ["blue-0", "yellow-7"]
     near = Seen("blue-0", zero.box_mm, 0.6, presence=0.96 - TOP_SURER + 0.05)  # about as sure: the larger is on top
     assert [s.code for s in on_top_last([seven, near])] == ["yellow-7", "blue-0"]
-    strip = Seen("red-3", (560.0, 250.0, 590.0, 330.0), 0.9)  # a strip beside a whole card: the whole card on top
+    strip = Seen("red-3", (560.0, 250.0, 590.0, 330.0), 0.9, presence=0.95)  # a strip beside a whole card
     assert [s.code for s in on_top_last([seven, strip])] == ["red-3", "yellow-7"]
+    # tuning 37014: a lower card named by the lower-card model on its fitted box (no box score) stays under
+    named = Seen("yellow-skip", seven.box_mm, 0.91)
+    reverse = Seen("yellow-reverse", seven.box_mm, 0.58, presence=0.6)
+    assert [s.code for s in on_top_last([named, reverse])] == ["yellow-skip", "yellow-reverse"]
     assert on_top_last([seven]) == [seven] and on_top_last([]) == []
