@@ -172,7 +172,7 @@ class ZoneCandidates:
                  cap_by_area: bool = True, withdraw_mm: float = 15.0, whole_zone: bool = False,
                  presence: float | None = None, reach: Zone | None = None) -> None:
         """`reach`, with `whole_zone`: the area read and whose faces count, where cards laid from the zone may
-        lie beyond it (a seat zone grown inwards, `vision.reveal_rows.reaching`); the zone itself when None."""
+        lie beyond it (a seat zone grown inwards, `vision.seat_frame.reaching`); the zone itself when None."""
         self.model, self.reader = model, reader
         self.zone = model.table.zone(zone)
         self.reach = reach if reach is not None else self.zone

@@ -17,11 +17,10 @@ table. A seat zone lies along one table edge (`vision.tablefile.default_zones`),
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.readers import CardReader, Seen, rectify
+from vision.readers import CardReader, Seen
 from vision.row_edges import (
     MAX_PITCH_MM,
     MIN_PITCH_MM,
@@ -32,6 +31,7 @@ from vision.row_edges import (
     edge_profile,
     past_far_end,
 )
+from vision.seat_frame import SeatFrame, card_sized, off_piles, owned
 from vision.tablefile import CARD_H_MM, CARD_W_MM, Table, Zone
 
 ROW_GAP_MM = 20.0
@@ -82,124 +82,7 @@ END_SHOWS_BOX = 0.25
 """... unless it is named as a face of the hand already boxed that covers this share of the strip: the strip beyond
 a row's end may show a card of the row beneath it, which is that card (fresh game 27002: a second row's end strip
 over the first row's Wild Draw Four, named it at 0.8 or more, and a hand of ten was read as eleven)."""
-CARD_SPAN_MM = float(np.hypot(CARD_W_MM, CARD_H_MM)) + 8.0
-"""The longest side a box of one card (or of two strips boxed as one, `TWO_STRIPS`) can have: the card's
-diagonal, and the few millimetres a detector's box runs over."""
 
-
-@dataclass(frozen=True)
-class SeatFrame:
-    """The axes of a seat zone: `u` along its table edge, `v` from that edge into the table (both unit vectors,
-    in table mm), and the edge's offset, so `v` is the distance from the edge."""
-
-    u: np.ndarray
-    v: np.ndarray
-    origin: np.ndarray
-
-    @classmethod
-    def of(cls, table: Table, zone: Zone) -> SeatFrame:
-        """The frame of the table edge nearest the zone's centre."""
-        cx, cy = zone.polygon.mean(axis=0)
-        dists = {"top": cy, "bottom": table.height - cy, "left": cx, "right": table.width - cx}
-        edge = min(dists, key=lambda k: dists[k])
-        if edge == "top":
-            return cls(np.array([1.0, 0.0]), np.array([0.0, 1.0]), np.array([0.0, 0.0]))
-        if edge == "bottom":
-            return cls(np.array([-1.0, 0.0]), np.array([0.0, -1.0]), np.array([table.width, table.height]))
-        if edge == "left":
-            return cls(np.array([0.0, -1.0]), np.array([1.0, 0.0]), np.array([0.0, table.height]))
-        return cls(np.array([0.0, 1.0]), np.array([-1.0, 0.0]), np.array([table.width, 0.0]))
-
-    def to_seat(self, box_mm: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-        """(u0, u1, v0, v1) of a table box."""
-        corners = np.array([[box_mm[0], box_mm[1]], [box_mm[2], box_mm[3]]]) - self.origin
-        us, vs = corners @ self.u, corners @ self.v
-        return float(us.min()), float(us.max()), float(vs.min()), float(vs.max())
-
-    def to_table(self, u0: float, u1: float, v0: float, v1: float) -> tuple[float, float, float, float]:
-        pts = np.array([self.origin + self.u * u + self.v * v for u in (u0, u1) for v in (v0, v1)])
-        x0, y0 = pts.min(axis=0)
-        x1, y1 = pts.max(axis=0)
-        return float(x0), float(y0), float(x1), float(y1)
-
-    def crop(self, image: np.ndarray, table: Table, band: tuple[float, float, float, float],
-             scale: float) -> np.ndarray:
-        """The seat-frame band (u0, u1, v0, v1) seen from above at `scale` px/mm, turned so that columns run along
-        `u` and rows along `v` (a row of cards reads the same way at every seat)."""
-        crop = rectify(image, table, self.to_table(*band), scale)
-        if abs(self.u[0]) > 0.5:  # u along the table's x
-            if self.u[0] < 0:
-                crop = crop[:, ::-1]
-            if self.v[1] < 0:
-                crop = crop[::-1]
-        else:
-            crop = crop.transpose(1, 0, 2)
-            if self.u[1] < 0:
-                crop = crop[:, ::-1]
-            if self.v[0] < 0:
-                crop = crop[::-1]
-        return np.ascontiguousarray(crop)
-
-
-def reaching(table: Table, zone: Zone, reach_mm: float) -> Zone:
-    """The seat zone grown `reach_mm` inwards (away from its table edge), within the table: a hand of fifteen
-    cards or more is laid in three rows, and the third lies beyond a seat zone's depth (`SEAT_DEPTH`)."""
-    frame = SeatFrame.of(table, zone)
-    depth = (zone.polygon - frame.origin) @ frame.v
-    poly = zone.polygon.astype(np.float64).copy()
-    inner = depth > depth.mean()
-    poly[inner] += frame.v * reach_mm
-    poly[:, 0] = poly[:, 0].clip(0.0, table.width)
-    poly[:, 1] = poly[:, 1].clip(0.0, table.height)
-    return replace(zone, polygon=poly)
-
-
-def card_sized(seen: list[Seen]) -> list[Seen]:
-    """`seen` without the faces whose box is longer than any card's can be (`CARD_SPAN_MM`): a card turned any way
-    boxes at most its diagonal. The revealed hand is read down to a low box score (`REVEAL_PRESENCE`), where the
-    detector also boxes things on the cloth: a cable beside a seat boxed 62 x 241 mm at score 0.32 and named a
-    green 1 made a one-card "reveal" at a seat that had gone out (held-out game 17010), a `count_mismatch`."""
-    return [s for s in seen if s.code == "back"
-            or max(s.box_mm[2] - s.box_mm[0], s.box_mm[3] - s.box_mm[1]) <= CARD_SPAN_MM]
-
-
-PILE_ROW_MM = 12.0
-"""A face whose centre lies on the discard pile's zone is still the hand's when it carries on a row of the hand: its
-box squared with the seat (no wider along the row, nor deeper, than a card and `PILE_ROW_MM`), its player-side edge
-within `PILE_ROW_MM` of a hand face's, and no more than `PILE_ROW_MM` apart from it along the row. Why: a third row
-lies 172-232 mm off the edge, so its cards' centres fall on the discard zone's near edge where it meets a seat's
-(fresh game 43001: a hand of seventeen in rows of seven, seven and three; the third row's Blue 0 and Green 5 lay
-centred 5 mm inside the discard zone, were dropped as the pile's, and the hand was read as fourteen). A card of the
-pile lies where it was thrown, turned any way: squared with the seat, in line with a row, and touching its end,
-it would have to be laid there."""
-
-
-def off_piles(seen: list[Seen], piles: list[Zone], frame: SeatFrame | None = None) -> list[Seen]:
-    """`seen` without the faces lying in the zones of `piles` (a seat's reach may take in the discard pile's edge,
-    whose faces are not the hand's), but for those that carry on a row of the hand (`PILE_ROW_MM`; with the
-    seat's `frame` given)."""
-    on_pile = [s.code != "back" and any(p.contains(s.centre) for p in piles) for s in seen]
-    kept = [not o for o in on_pile]
-    if frame is not None:
-        boxes = [frame.to_seat(s.box_mm) for s in seen]
-
-        def squared(b: tuple[float, float, float, float]) -> bool:
-            return b[1] - b[0] <= CARD_W_MM + PILE_ROW_MM and b[3] - b[2] <= CARD_H_MM + PILE_ROW_MM
-
-        def in_line(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-            gap = max(a[0], b[0]) - min(a[1], b[1])
-            return abs(a[2] - b[2]) <= PILE_ROW_MM and gap <= PILE_ROW_MM
-
-        grown = True
-        while grown:  # a row may carry on over several cards of the pile's zone
-            grown = False
-            for i, b in enumerate(boxes):
-                if kept[i] or not squared(b):
-                    continue
-                if any(kept[j] and seen[j].code != "back" and squared(boxes[j]) and in_line(b, boxes[j])
-                       for j in range(len(seen))):
-                    kept[i] = grown = True
-    return [s for s, k in zip(seen, kept, strict=True) if k]
 
 
 def rows_of(boxes: list[tuple[float, float, float, float]]) -> list[list[int]]:
@@ -587,18 +470,6 @@ def dark_backs(seen: list[Seen], table: Table, zone: Zone) -> list[int]:
         return u0 <= u <= u1 and v0 <= v <= v1
 
     return [i for i, s in enumerate(seen) if s.code == "back" and zone.contains(s.centre) and among(s)]
-
-
-def owned(seen: list[Seen], zone: Zone, others: list[Zone]) -> list[Seen]:
-    """`seen` without the faces that lie where this seat zone overlaps another and nearer the other's middle: seat
-    zones meet at the table's corners, and the end of one seat's revealed row must not count in its neighbour's
-    hand."""
-    def theirs(s: Seen) -> bool:
-        here = float(np.linalg.norm(s.centre - zone.polygon.mean(axis=0)))
-        return any(z.contains(s.centre) and float(np.linalg.norm(s.centre - z.polygon.mean(axis=0))) < here
-                   for z in others)
-
-    return [s for s in seen if s.code == "back" or not zone.contains(s.centre) or not theirs(s)]
 
 
 class RowReader:

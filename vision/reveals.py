@@ -23,7 +23,8 @@ from vision.discard import ZoneCandidates
 from vision.draws import HELD_FAN_MM
 from vision.motion import CARD_AREA_PX, ForegroundModel
 from vision.readers import CardReader, FramedReader, Seen
-from vision.reveal_rows import RowReader, reaching
+from vision.reveal_rows import RowReader
+from vision.seat_frame import reaching
 
 REVEAL_PRESENCE = 0.2
 """A box in a revealed hand counts as a card at this box score, whatever the confidence of its name."""
@@ -31,7 +32,7 @@ REVEAL_PRESENCE = 0.2
 REVEAL_REACH_MM = 60.0
 """A revealed hand is read this far beyond its seat zone, inwards: the renderer lays rows 40 mm apart from 112 mm
 off the edge, so a third row (15 cards or more) is centred at 192 mm, beyond the zone's 186 mm; a player short of
-room does the same. Faces on the discard pile there are not the hand's (`vision.reveal_rows.off_piles`)."""
+room does the same. Faces on the discard pile there are not the hand's (`vision.seat_frame.off_piles`)."""
 LAID_WITHIN_S = 3.0
 """A change taken into the background up to this long after the last motion in the zone was laid then: the reveal
 is stamped with the moment things stopped moving there (the hand let go and left), not the later moment the change

@@ -14,7 +14,7 @@ on top) the comb is fixed by the row's two ends, and the row holds n cards when 
 edge. A comb of half the pitch puts teeth between the edges, on card faces, and fails; a comb of twice the pitch
 also finds edges at every tooth, so of the combs that hold the one with the most cards is taken.
 
-Geometry is in the seat's frame (`vision.reveal_rows.SeatFrame`): `u` along the player's table edge, `v` into
+Geometry is in the seat's frame (`vision.seat_frame.SeatFrame`): `u` along the player's table edge, `v` into
 the table.
 """
 
@@ -29,7 +29,7 @@ from scipy.ndimage import maximum_filter1d
 from vision.tablefile import CARD_W_MM
 
 PROFILE_SCALE = 4.0
-"""Pixels per mm of the row's crop (`vision.reveal_rows.SeatFrame.crop`): a card's border (about 3 mm) spans 12
+"""Pixels per mm of the row's crop (`vision.seat_frame.SeatFrame.crop`): a card's border (about 3 mm) spans 12
 pixels, its edge's peak about 4."""
 EDGE_SMOOTH_MM = 1.0
 """The edge image is smoothed this much along the row before the median down it, so an edge a degree or two off

@@ -10,19 +10,17 @@ import pytest
 from vision.readers import Seen
 from vision.reveal_rows import (
     RowReader,
-    SeatFrame,
-    card_sized,
     dark_backs,
     fill_rows,
     hand_pitch,
     hidden_in_row,
-    off_piles,
     renamed,
     row_comb,
     rows_of,
     short_of_extent,
 )
 from vision.row_edges import PROFILE_SCALE, edge_profile
+from vision.seat_frame import SeatFrame, card_sized, off_piles
 from vision.tablefile import CARD_H_MM, CARD_W_MM, Table, Zone, default_table
 
 from .test_row_edges import PAD, laid_row
@@ -405,7 +403,7 @@ def test_a_seat_reaches_inwards_for_a_third_row_but_not_past_the_table(seats: in
     """A hand of fifteen cards or more takes three rows, the third beyond the seat zone's depth: the reveal reads
     the zone grown inwards (away from the player's edge only), and its faces on the discard pile are not the
     hand's."""
-    from vision.reveal_rows import reaching
+    from vision.seat_frame import reaching
 
     table = default_table(seats)
     for zone in table.seat_zones():
