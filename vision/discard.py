@@ -57,6 +57,11 @@ PAIR_PRESENCE = 0.1
 """The box score at which a pair's lower card is taken (its name is read from a sliver and may be unsure)."""
 OWN_MIN_PX = 12
 """Fewer own pixels than this (at the motion raster's scale) and the test can't tell: the card is kept."""
+DARK_FACE_CONF = 0.5
+"""A box of the discard pile's change that the detector calls a card back is the face the crop classifier names it,
+this surely: the pile lies face up, and a Wild's black face is the likeliest face to be boxed as a back. Fresh set
+45000 (game 45003): a Wild laid on a blue 4 boxed as a back at 0.77 on every frame; with no face new in the
+change, the blue 4 showing through was taken for the same card laid again, and the Wild was read as a blue 4."""
 TOP_SURER = 0.3
 """Of two cards laid together the larger box is the top card's (it shows whole, the lower card a strip), unless the
 other is boxed this much more surely (box score): a lower card turned across the pile boxes larger than the square
@@ -228,7 +233,8 @@ class ZoneCandidates:
             new = [s for s in seen if self.reach.contains(s.centre) and (s.code != "back" or not self.faces_only)]
         else:
             inside = without_twins([s for s in seen if inside_share(s, grown) >= 0.6
-                                    and (s.code != "back" or not self.faces_only)])
+                                    and (s.code != "back" or not self.faces_only)]
+                                   + self._dark_faces(image, seen, grown))
             # cards read before in about the same place are the old pile showing through; if nothing else is
             # there, the same card was laid again on top (a jump-in with an identical card)
             new = [s for s in inside if not self._was_there(s)] or inside
@@ -255,6 +261,22 @@ class ZoneCandidates:
             votes = Counter(r for r in c.reads if r)
             return self._decide(c, votes.most_common(1)[0][0] if votes else ())
         return []
+
+    def _dark_faces(self, image: np.ndarray, seen: list[Seen], grown: np.ndarray) -> list[Seen]:
+        """The "card backs" boxed in the change of a face-up zone, where the crop classifier names them a face
+        (`DARK_FACE_CONF`): a Wild or Wild Draw Four laid on the pile, boxed as a back."""
+        name_card = getattr(self.reader, "name_card", None)
+        if not self.faces_only or name_card is None:
+            return []
+        out = []
+        for s in seen:
+            if s.code != "back" or inside_share(s, grown) < 0.6:
+                continue
+            got = name_card(image, self.region, self.scale, [s.box_mm])
+            if got is not None and got[0] != "back" and got[1] >= DARK_FACE_CONF:
+                presence = s.presence if s.presence is not None else s.confidence
+                out.append(Seen(got[0], s.box_mm, got[1], presence))
+        return out
 
     def _named_on_change(self, image: np.ndarray, s: Seen, blob: Blob) -> Seen:
         """A single card laid, named by the mean of the crop classifier's probabilities on the detector's box and

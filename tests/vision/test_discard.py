@@ -365,3 +365,37 @@ def test_the_card_on_top_of_a_pair_is_the_larger_box_unless_the_other_is_boxed_m
     reverse = Seen("yellow-reverse", seven.box_mm, 0.58, presence=0.6)
     assert [s.code for s in on_top_last([named, reverse])] == ["yellow-skip", "yellow-reverse"]
     assert on_top_last([seven]) == [seven] and on_top_last([]) == []
+
+
+class _CardNamer(_Reader):
+    """A reader whose crop classifier names any box it is given as `name`."""
+
+    def __init__(self, name: tuple[str, float]) -> None:
+        super().__init__([])
+        self.name, self.asked = name, []  # type: ignore[var-annotated]
+
+    def name_card(self, image: object, region: object, scale: float,
+                  boxes: list[tuple[float, ...]]) -> tuple[str, float]:
+        self.asked.append(boxes)
+        return self.name
+
+
+def test_a_back_boxed_in_the_discard_piles_change_is_the_dark_face_the_classifier_names() -> None:
+    """Fresh 45000 (game 45003): a Wild laid on a blue 4 boxed as a back on every frame; with no new face in the
+    change the blue 4 showing through was taken for the same card laid again. The pile lies face up: a back
+    boxed in its change is named by the crop classifier, and kept where it names a face surely enough."""
+    from vision.discard import DARK_FACE_CONF
+
+    dark = Seen("back", TOP.box_mm, 0.77, 0.77)
+    beside = Seen("back", (200.0, 200.0, 257.0, 289.0), 0.9)  # outside the change
+    changed = _changed((300, 300), TOP.box_mm)
+    zc = _zone(_CardNamer(("wild", 0.9)))  # type: ignore[arg-type]
+    zc.faces_only = True  # type: ignore[attr-defined]
+    got = zc._dark_faces(np.zeros(1), [dark, beside, TOP], changed)  # type: ignore[attr-defined]
+    assert [(s.code, s.box_mm) for s in got] == [("wild", TOP.box_mm)]
+    assert zc.reader.asked == [[TOP.box_mm]]  # type: ignore[attr-defined]
+    for name in (("back", 0.95), ("wild", DARK_FACE_CONF - 0.1)):  # a real back, or a face named unsurely
+        zc.reader = _CardNamer(name)  # type: ignore[attr-defined]
+        assert zc._dark_faces(np.zeros(1), [dark], changed) == []  # type: ignore[attr-defined]
+    zc.reader, zc.faces_only = _CardNamer(("wild", 0.9)), False  # type: ignore[attr-defined]
+    assert zc._dark_faces(np.zeros(1), [dark], changed) == []  # type: ignore[attr-defined]  # backs count as they are
