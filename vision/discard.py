@@ -163,7 +163,7 @@ def on_top_last(cards: list[Seen]) -> list[Seen]:
         return order
     surer = [s for s in order[:-1] if s.presence is not None and s.presence >= top.presence + TOP_SURER]
     if surer:
-        top = max(surer, key=lambda s: s.card_score)
+        top = max(surer, key=lambda s: s.presence or 0.0)
         order = [s for s in order if s is not top] + [top]
     return order
 

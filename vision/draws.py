@@ -439,15 +439,17 @@ class DrawTracker:
             held = [inside_share(s, h.mask) >= HELD_ON_DISCARD for s in backs]
             if any(held):  # the blob holds the carry: a back on the discard pile outside it is a face of the pile
                 backs = [s for s, k in zip(backs, held, strict=True) if k or not self.discard.contains(s.centre)]
-            backs = [s for s in backs if not self.on_a_pile_face(s)]
+            faces = self.pile_face_boxes()
+            backs = [s for s in backs if not (self.discard.contains(s.centre)
+                                              and any(s.overlap(f) >= PILE_FACE_SHARE * s.area for f in faces))]
         return without_merged(backs)
 
-    def on_a_pile_face(self, s: Seen) -> bool:
-        """`s` (a back on the discard pile) lies where a face of the pile was read (`PILE_FACE_SHARE`)."""
-        if self.pile_faces is None or not self.discard.contains(s.centre):
-            return False
-        faces = [f for f in self.pile_faces()[-PILE_FACES:] if f.code != "back"]
-        return any(s.overlap(f) >= PILE_FACE_SHARE * s.area for f in faces)
+    def pile_face_boxes(self) -> list[Seen]:
+        """The discard pile's last `PILE_FACES` faces as the discard tracker read them: a back over the pile lying
+        in one of them is that face (`PILE_FACE_SHARE`)."""
+        if self.pile_faces is None:
+            return []
+        return [f for f in self.pile_faces()[-PILE_FACES:] if f.code != "back"]
 
     def recentred(self, region: tuple[float, float, float, float],
                   backs: list[Seen]) -> tuple[float, float, float, float] | None:

@@ -96,25 +96,24 @@ def rows_of(boxes: list[tuple[float, float, float, float]]) -> list[list[int]]:
             rows[-1].append(i)
         else:
             rows.append([i])
-    parts = [part for row in rows for part in _cut_chain(row, boxes)]
-    for k in range(1, len(parts)):  # a card of the row before boxed short on the player's side ends where it does
-        before, part = parts[k - 1], parts[k]
-        far = float(np.median([boxes[i][3] for i in before]))
-        near = min(boxes[i][2] for i in before)
+    joined: list[list[int]] = []
+    for part in (part for row in rows for part in _cut_chain(row, boxes)):
+        if joined:  # a card of the row before boxed short on the player's side ends where that row does
+            moved = [i for i in part if _same_far_edge(i, part, joined[-1], boxes)]
+            joined[-1] += moved
+            part = [i for i in part if i not in moved]
+        if part:
+            joined.append(part)
+    return joined
 
-        def belongs(i: int, part: list[int] = part, far: float = far, near: float = near) -> bool:
-            rest = [boxes[j][3] for j in part if j != i]
-            gap = abs(boxes[i][3] - far)
-            return (gap <= ROW_FAR_MM and boxes[i][2] - near <= ROW_SPAN_MM
-                    and (not rest or gap < abs(boxes[i][3] - float(np.median(rest)))))
 
-        moved = [i for i in part if belongs(i)]
-        parts[k - 1] = before + moved
-        parts[k] = [i for i in part if i not in moved]
-        if not parts[k]:
-            parts[k] = parts[k - 1]  # the row before, now holding this part: the next part is compared with it
-            parts[k - 1] = []
-    return [part for part in parts if part]
+def _same_far_edge(i: int, part: list[int], row: list[int], boxes: list[tuple[float, float, float, float]]) -> bool:
+    """Box `i` of `part` (past `row`'s player-side edges) ends where `row` does (`ROW_FAR_MM`) rather than where the
+    rest of `part` does, within a row's span of `row`'s player-side edge."""
+    gap = abs(boxes[i][3] - float(np.median([boxes[j][3] for j in row])))
+    rest = [boxes[j][3] for j in part if j != i]
+    return (gap <= ROW_FAR_MM and boxes[i][2] - min(boxes[j][2] for j in row) <= ROW_SPAN_MM
+            and (not rest or gap < abs(boxes[i][3] - float(np.median(rest)))))
 
 
 def _cut_chain(row: list[int], boxes: list[tuple[float, float, float, float]]) -> list[list[int]]:
@@ -310,14 +309,7 @@ def _row_span(comb: RowComb | None, boxes: list[tuple[float, float, float, float
     lo, hi = min(b[0] for b in boxes), max(b[1] for b in boxes)
     if comb is None:
         return lo, hi
-    top_end = comb.edges[0] - comb.width if comb.shown == "right" else comb.edges[0] + comb.width
-    return min(lo, top_end, comb.edges[-1]), max(hi, top_end, comb.edges[-1])
-
-
-def _in_comb(comb: RowComb, u: float) -> bool:
-    """`u` lies along the row `comb` counts (a strip beyond the boxes' end that the comb counted already)."""
-    top_end = comb.edges[0] - comb.width if comb.shown == "right" else comb.edges[0] + comb.width
-    return min(top_end, comb.edges[-1]) < u < max(top_end, comb.edges[-1])
+    return min(lo, comb.extent[0]), max(hi, comb.extent[1])
 
 
 def unboxed(comb: RowComb, boxes: list[tuple[float, float, float, float]],
@@ -370,8 +362,9 @@ def fill_rows(seen: list[Seen], table: Table, zone: Zone, name: Namer, profile: 
         beneath.append((*_row_span(comb, row_boxes), v_near, v_near + CARD_H_MM))
         row_pitch = comb.pitch if comb is not None else pitch
         if row_pitch is not None and len(row_boxes) >= 2:
+            # a strip beyond the boxes' end that the comb counted already is no end of the row
             ends += [e for e in beyond_ends(row_boxes, covered_from, row_pitch)
-                     if comb is None or not _in_comb(comb, (e[0] + e[1]) / 2)]
+                     if comb is None or not comb.extent[0] < (e[0] + e[1]) / 2 < comb.extent[1]]
         if comb is not None:
             doubled = boxed_twice(comb, row_boxes, [faces[i].card_score for i in row])
             twice |= {id(faces[row[j]]) for j in doubled}

@@ -73,6 +73,12 @@ class RowComb:
     edges: tuple[float, ...]
     strength: float
 
+    @property
+    def extent(self) -> tuple[float, float]:
+        """(u0, u1) of the whole row: from the top card's far side to the last card's shown edge."""
+        top_end = self.edges[0] - self.width if self.shown == "right" else self.edges[0] + self.width
+        return min(top_end, self.edges[-1]), max(top_end, self.edges[-1])
+
     def visible(self, k: int) -> tuple[float, float]:
         """(u0, u1) of the part of card k that shows: the whole top card, a pitch of every other."""
         e = self.edges[k]
