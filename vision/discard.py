@@ -72,6 +72,11 @@ order was right."""
 CHANGE_BOX_IOU = 0.5
 """A single card is named on the box of the change too (`ZoneCandidates._named_on_change`) when that box and the
 detector's overlap at least this much (IoU); less, and the change holds more than this card."""
+REST_GAP_S = 0.3
+"""A hand's visits to the pile this far apart (seconds with its tip off the pile) are two reaches, and the card was
+put down in the last (`DiscardTracker._seat`). Tuning game 43013: seat 5's arm swept over the pile to the draw
+pile at 31.3-31.6 s and laid a yellow 2 at 32.48 s; the sweep, reaching deeper, was taken for the moment the card
+came to rest, and the play was stamped 0.9 s early (outside the 0.5 s a play is matched within)."""
 EMPTY_TAKEN = 0.25
 """A card was taken off the pile when at least this share of a card's area changed and now looks like the empty
 pile did (`DiscardTracker.pile_emptied`); a card laid square on the old pile changes nothing outside itself."""
@@ -451,7 +456,11 @@ class DiscardTracker:
             return last, 0.5 + 0.5 * share, c.first_t
         # the last peak of the reach (walking back from now, the hand was pulling back until it put the card down)
         best_t, best_r = mine[-1]
+        later = best_t
         for t, r in reversed(mine[:-1]):
+            if later - t > REST_GAP_S:  # the tip was off the pile between: an earlier reach (a sweep past it)
+                break
+            later = t
             if r >= best_r - 2.0:  # at or above the peak so far: the peak is this early at least
                 best_t, best_r = t, max(r, best_r)
             elif r < best_r - 10.0:  # going back, the reach falls: that was the approach

@@ -399,3 +399,31 @@ def test_a_back_boxed_in_the_discard_piles_change_is_the_dark_face_the_classifie
         assert zc._dark_faces(np.zeros(1), [dark], changed) == []  # type: ignore[attr-defined]
     zc.reader, zc.faces_only = _CardNamer(("wild", 0.9)), False  # type: ignore[attr-defined]
     assert zc._dark_faces(np.zeros(1), [dark], changed) == []  # type: ignore[attr-defined]  # backs count as they are
+
+
+def test_a_card_comes_to_rest_in_the_hands_last_reach_not_in_an_earlier_sweep_past_the_pile() -> None:
+    """Tuning 43013: seat 5's arm swept over the pile to the draw pile (reaching deeper) and 0.9 s later laid a
+    yellow 2; the sweep's reach was taken for the card's rest, and the play stamped too early to match. Visits
+    with the tip off the pile for longer than `REST_GAP_S` between them are separate reaches; within one reach
+    the deepest moment still wins."""
+    from vision.discard import REST_GAP_S, Candidate
+
+    tracker, changed = _pile(old_x=None, new_x=588.0)
+    hand = changed.copy()
+    tip = np.array([610.0, 280.0])
+    frame = 1 / 30
+    sweep = [(31.3 + k * frame, 120.0 + k) for k in range(6)]  # deeper, on the way to the draw pile
+    # the tip came onto the pile already near its deepest (laying at the pile's near edge): no approach to stop at
+    lay = [(32.3 + k * frame, r) for k, r in enumerate((78.0, 80.0, 84.0, 86.0, 85.0, 80.0))]  # deepest 32.37-32.4
+    for t, r in sweep + lay:
+        tracker.history.append((t, 5, hand, r, tip))  # type: ignore[attr-defined]
+    cand = Candidate(changed, 31.4, (588.0, 240.0, 644.0, 327.0))
+    seat, _, t_rest = tracker._seat(cand, 32.8)  # type: ignore[attr-defined]
+    assert seat == 5 and t_rest == pytest.approx(32.3 + 2 * frame)  # the first moment within 2 mm of the deepest
+    # the tip off the pile for less than the gap (a finger lifted over the pile's edge): one reach, whose
+    # deepest moment wins
+    tracker, changed = _pile(old_x=None, new_x=588.0)
+    near = [(32.3 - REST_GAP_S / 2 - k * frame, 90.0) for k in range(3)]
+    for t, r in sorted(near) + lay:
+        tracker.history.append((t, 5, hand, r, tip))  # type: ignore[attr-defined]
+    assert tracker._seat(cand, 32.8)[2] == pytest.approx(min(t for t, _ in near))  # type: ignore[attr-defined]
