@@ -106,9 +106,17 @@ def extract_crops(root: Path, split: str, seed: int, copies: int = 1, limit: int
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def make_net(nc: int, width: float = 1.0):  # type: ignore[no-untyped-def]
+HEADS = ("pool", "grid")
+"""How the last feature map becomes logits (`make_net`): "pool" averages it over the crop, so a card is named
+wherever it lies; "grid" keeps where each feature lies (one weight per cell of the map), for crops whose layout
+is fixed, as the lower-card model's turned crops are (the lower card's strip always at the left, the top card,
+which must not be named, at the right)."""
+
+
+def make_net(nc: int, width: float = 1.0, head: str = "pool", crop: int = CROP):  # type: ignore[no-untyped-def]
     """A small all-convolutional net: a square crop -> nc logits (about 45 MFLOPs at 96x96 at width 1, and
-    width**2 times that otherwise; channels 16-32-32-64-64-128-128 times `width`, in multiples of 8)."""
+    width**2 times that otherwise; channels 16-32-32-64-64-128-128 times `width`, in multiples of 8). `head`: see
+    `HEADS`; "grid" needs the crop side the net will see (`crop`), as its last layer has a weight per cell."""
     from torch import nn
 
     def ch(c: int) -> int:
@@ -121,7 +129,13 @@ def make_net(nc: int, width: float = 1.0):  # type: ignore[no-untyped-def]
     layers: list[nn.Module] = []
     for k, stride in enumerate((2, 1, 2, 1, 2, 1, 2)):
         layers += block(c[k], c[k + 1], stride)
-    return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(c[-1], nc))
+    if head == "pool":
+        return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(c[-1], nc))
+    if head != "grid":
+        raise ValueError(f"unknown head {head!r}: one of {', '.join(HEADS)}")
+    side = -(-crop // 16)  # four stride-2 layers, each rounding up
+    # nn.Identity where "pool" pools keeps the layers' indices, so a "pool" net's trunk loads into this one
+    return nn.Sequential(*layers, nn.Identity(), nn.Flatten(), nn.Dropout(0.3), nn.Linear(c[-1] * side * side, nc))
 
 
 COLOURS = ("red", "yellow", "green", "blue", "black")
@@ -139,11 +153,12 @@ def split_code(code: str) -> tuple[int, int]:
 
 class Factorised:  # a namespace for the torch module below (torch is imported lazily)
     @staticmethod
-    def build(names: list[str], width: float = 1.0):  # type: ignore[no-untyped-def]
+    def build(names: list[str], width: float = 1.0, head: str = "pool",  # type: ignore[no-untyped-def]
+              crop: int = CROP):
         import torch
         from torch import nn
 
-        trunk = make_net(len(COLOURS) + len(VALUES), width)
+        trunk = make_net(len(COLOURS) + len(VALUES), width, head, crop)
         pairs = torch.tensor([split_code(n) for n in names], dtype=torch.long)
 
         class Net(nn.Module):
@@ -226,7 +241,8 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
                      init: Path | None = None, lr: float = 3e-3,
                      more: tuple[tuple[Path, int], ...] = (), max_cover: float = MAX_COVER,
                      crop: int = CROP, device: str = "cpu", workers: int = 1, width: float = 1.0,
-                     crops: Crops | None = None, limit: int | None = None, turn: bool = True) -> dict[str, float]:
+                     crops: Crops | None = None, limit: int | None = None, turn: bool = True,
+                     head: str = "pool") -> dict[str, float]:
     """Train on `data_root` train crops, report val accuracy, export `out` (.onnx) and `out.json`.
 
     `more`: further data sets with their own copies per card, e.g. close-up scenes (`--kind closeup`) weighted up:
@@ -235,7 +251,8 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
     `device` ("cpu", "cuda", "cuda:1"): where the crops, the augmentation and the network live; `workers`: processes
     cutting the crops; `width`: the network's channel multiplier (`make_net`); `crops`: crops already cut by
     `load_crops` (then the data arguments are not read); `limit`: training images per set (`load_crops`); `turn`:
-    augment with quarter-turns (off for crops that always come in one orientation, `datasets.pairs`'s canonical)."""
+    augment with quarter-turns (off for crops that always come in one orientation, `datasets.pairs`'s canonical);
+    `head`: `HEADS` (an `init` of another head keeps its trunk, and the new head starts afresh)."""
     import torch
     from torch import nn
 
@@ -246,9 +263,9 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
     x_np, ytr, xva, yva = crops or load_crops(data_root, copies, more, seed, crop, max_cover, workers, limit)
     xtr = torch.from_numpy(x_np).to(dev)
     print(f"{len(xtr)} training crops, {len(xva)} val crops, on {dev}", flush=True)
-    net = Factorised.build(names, width).to(dev)
+    net = Factorised.build(names, width, head, int(x_np.shape[1])).to(dev)
     if init is not None:  # continue from a saved state dict (e.g. a run cut short by its time budget)
-        net.load_state_dict(torch.load(init, map_location=dev))
+        load_trunk(net, torch.load(init, map_location=dev))
     pairs = torch.from_numpy(np.array([split_code(n) for n in names])).to(dev)
     labels = torch.from_numpy(ytr).to(dev)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -283,8 +300,19 @@ def train_classifier(data_root: Path, out: Path, names: list[str], epochs: int =
         if minutes and time.time() - start > minutes * 60:
             print("time budget reached; stopping", flush=True)
             break
-    export(net.cpu(), out, names, crop)
+    export(net.cpu(), out, names, crop, head)
     return history
+
+
+def load_trunk(net, state: dict) -> list[str]:  # type: ignore[no-untyped-def, type-arg]
+    """Load `state` into `net`, leaving out the weights whose shape differs (a head of another kind, `HEADS`);
+    returns their names, printed, so a run that starts a head afresh says so."""
+    own = net.state_dict()
+    fresh = [k for k, v in state.items() if k in own and own[k].shape != v.shape]
+    net.load_state_dict({k: v for k, v in state.items() if k not in fresh}, strict=not fresh)
+    if fresh:
+        print(f"starting afresh (shape differs from the init): {', '.join(fresh)}", flush=True)
+    return fresh
 
 
 def evaluate(net, x: np.ndarray, y: np.ndarray) -> float:  # type: ignore[no-untyped-def]
@@ -302,15 +330,20 @@ def evaluate(net, x: np.ndarray, y: np.ndarray) -> float:  # type: ignore[no-unt
     return right / max(1, len(x))
 
 
-def export(net, out: Path, names: list[str], crop: int = CROP) -> None:  # type: ignore[no-untyped-def]
-    """The ONNX model and its JSON (crop side, margin, class names: what the runtime reads)."""
+def export(net, out: Path, names: list[str], crop: int = CROP,  # type: ignore[no-untyped-def]
+           head: str = "pool") -> None:
+    """The ONNX model and its JSON (crop side, margin, class names: what the runtime reads; the head, `HEADS`, for
+    whoever continues from its weights)."""
     import torch
 
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(net, torch.zeros(1, 3, crop, crop), str(out), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    out.with_suffix(".json").write_text(json.dumps({"crop": crop, "margin": MARGIN, "names": names}, indent=1) + "\n")
+    meta: dict[str, object] = {"crop": crop, "margin": MARGIN, "names": names}
+    if head != "pool":
+        meta["head"] = head
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
 def load_part(spec: str, names: list[str]):  # type: ignore[no-untyped-def]

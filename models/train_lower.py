@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     ap.add_argument("--identical", type=float, default=None,
                     help="pairs only: the share of rendered pairs that are two identical cards "
                          "(default `datasets.pairs.IDENTICAL`, one in twenty)")
+    ap.add_argument("--head", choices=("pool", "grid"), default="pool",
+                    help="grid: a weight for each cell of the last feature map (`models.train_classifier.HEADS`), "
+                         "for --canonical crops, where the strip of the lower card always lies left")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2, help="processes rendering the crops")
     ap.add_argument("--minutes", type=float, default=None, help="stop after the epoch that passes this budget")
@@ -132,7 +135,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                                seed=args.seed, minutes=args.minutes, threads=args.threads,
                                init=args.init if args.init and args.init.exists() else None, lr=args.lr,
                                width=args.width, crops=(xtr, ytr, xva, yva), crop=int(xtr.shape[1]),
-                               turn=not args.canonical)
+                               turn=not args.canonical, head=args.head)
     if args.canonical:  # the runtime turns its crops the same way (`vision.readers.DetectorReader.name_lower`)
         meta_path = args.out.with_suffix(".json")
         meta = json.loads(meta_path.read_text())

@@ -144,3 +144,31 @@ def test_the_lower_card_classifier_trains_on_turned_crops_with_single_cards(tmp_
     assert 0 < singles < len(labels)
     assert json.loads(out.with_suffix(".json").read_text())["canonical"] is True
     assert OnnxClassifier(out).canonical
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs the train extra (torch)")
+def test_a_grid_head_weighs_where_a_feature_lies_and_starts_from_a_pooled_nets_trunk() -> None:
+    """The "grid" head (`HEADS`) gives each cell of the last feature map its own weights, so the same glyph at
+    the crop's left (a lower card's strip) and at its right (the top card) count differently; a pooled net's
+    trunk loads into it and only the head's weights start afresh (`load_trunk` names them)."""
+    import torch
+
+    from models.train_classifier import Factorised, load_trunk, make_net
+
+    with pytest.raises(ValueError, match="unknown head"):
+        make_net(21, head="max")
+    names = list(CLASS_NAMES)
+    torch.manual_seed(0)
+    pooled, grid = Factorised.build(names, 1.5), Factorised.build(names, 1.5, "grid", 96)
+    fresh = load_trunk(grid, pooled.state_dict())
+    assert fresh == ["trunk.24.weight"]
+    assert torch.equal(grid.state_dict()["trunk.0.weight"], pooled.state_dict()["trunk.0.weight"])
+    x = torch.zeros(1, 3, 96, 96)
+    x[:, :, 30:60, 8:30] = 1.0  # a bright patch on the left
+    mirrored = x.flip(3)  # the same patch on the right
+    grid.eval()
+    pooled.eval()
+    with torch.no_grad():
+        assert not torch.allclose(grid(x), grid(mirrored), atol=1e-4)
+        # the pooled net sees a mirrored patch alike up to its filters' own asymmetry, far less than the grid's
+        assert (pooled(x) - pooled(mirrored)).abs().max() < (grid(x) - grid(mirrored)).abs().max()
