@@ -72,6 +72,15 @@ order was right."""
 CHANGE_BOX_IOU = 0.5
 """A single card is named on the box of the change too (`ZoneCandidates._named_on_change`) when that box and the
 detector's overlap at least this much (IoU); less, and the change holds more than this card."""
+BURIED = 0.8
+"""An old card of the pile whose box the changes of the cards laid since cover this much is buried: it cannot show
+through as a box most of a card large (`BURIED_WHOLE`), so a card of its name boxed there is its twin, laid now
+(`ZoneCandidates._was_there`). The changes are the laid cards' own footprints, and an old card's box is larger than
+the card when it lies turned, so the share errs low. Tuning game 43017: a red 8 laid where the other red 8 had
+lain eleven cards before was taken for that one showing through, and the red Draw Two beside it was read as
+played."""
+BURIED_WHOLE = 0.6
+"""See `BURIED`."""
 REST_GAP_S = 0.3
 """A hand's visits to the pile this far apart (seconds with its tip off the pile) are two reaches, and the card was
 put down in the last (`DiscardTracker._seat`). Tuning game 43013: seat 5's arm swept over the pile to the draw
@@ -196,6 +205,7 @@ class ZoneCandidates:
         self.region = (max(0.0, x0 - pad), max(0.0, y0 - pad), min(t.width, x1 + pad), min(t.height, y1 + pad))
         self.current: Candidate | None = None
         self.known: list[Seen] = []  # cards read earlier in this zone, with their boxes
+        self.laid_over: dict[int, np.ndarray] = {}  # by id of a known card: the changes of the cards laid since
         self.last_seen: list[Seen] = []  # what the last read found in the region, old cards too
 
     def _blob_here(self) -> Blob | None:
@@ -366,12 +376,17 @@ class ZoneCandidates:
 
     def _was_there(self, s: Seen, share: float = 0.8) -> bool:
         """The same card, in (part of) the box it had when last read: an old card showing through. `share`: how
-        much of `s`'s box must lie in the old one's."""
+        much of `s`'s box must lie in the old one's. An old card that the cards laid since have buried
+        (`BURIED`) shows too little to be a box most of a card large (`BURIED_WHOLE`): that is its twin, laid now."""
         for o in self.known:
-            if o.code != s.code:
+            if o.code != s.code or o.overlap(s) < share * s.area:
                 continue
-            if o.overlap(s) >= share * s.area:
-                return True
+            over = self.laid_over.get(id(o))
+            if over is not None and s.area >= BURIED_WHOLE * o.area:
+                place = box_raster(o.box_mm, over.shape)
+                if (over & place).sum() >= BURIED * place.sum():
+                    continue
+            return True
         return False
 
     def _decide(self, c: Candidate, cards: tuple[str, ...]) -> list[tuple[Candidate, tuple[str, ...]]]:
@@ -380,6 +395,8 @@ class ZoneCandidates:
         if cards:
             last = next((r for r in reversed(c.seen) if tuple(x.code for x in r) == cards), [])
             self.known = (self.known + list(last))[-12:]
+            self.laid_over = {id(o): self.laid_over[id(o)] | c.mask if id(o) in self.laid_over else c.mask.copy()
+                              for o in self.known if all(o is not x for x in last)}
         return [(c, cards)]
 
 

@@ -67,6 +67,7 @@ def _zone(reader: _Reader) -> object:
 
     zc = ZoneCandidates.__new__(ZoneCandidates)  # only what _second_card reads
     zc.reader, zc.region, zc.scale, zc.known = reader, (0.0, 0.0, 300.0, 300.0), 1.5, []  # type: ignore[assignment]
+    zc.laid_over = {}  # type: ignore[attr-defined]
     return zc
 
 
@@ -427,3 +428,33 @@ def test_a_card_comes_to_rest_in_the_hands_last_reach_not_in_an_earlier_sweep_pa
     for t, r in sorted(near) + lay:
         tracker.history.append((t, 5, hand, r, tip))  # type: ignore[attr-defined]
     assert tracker._seat(cand, 32.8)[2] == pytest.approx(min(t for t, _ in near))  # type: ignore[attr-defined]
+
+
+def test_a_card_laid_where_its_twin_lies_buried_is_new_not_the_old_one_showing_through() -> None:
+    """Tuning 43017: a red 8 laid where the other red 8 had lain eleven cards before was taken for that one showing
+    through (same name, same place), and the red Draw Two beside it was read as played. The cards laid since had
+    buried the old 8 (`BURIED`): it could not show as a whole card's box. An old card still showing, or a
+    sliver boxed in its place, is the old card as before."""
+    from vision.discard import BURIED, Candidate
+
+    zc = _zone(_Reader([]))
+    zc.model = type("M", (), {"absorb": lambda self, m: None})()  # type: ignore[attr-defined]
+    old = Seen("red-8", (583.0, 245.0, 680.0, 321.0), 0.9)
+
+    def lay(code: str, box: tuple[float, float, float, float]) -> None:
+        c = Candidate(_changed((800, 500), box), 0.0, box)
+        c.seen = [[Seen(code, box, 0.9)]]
+        zc._decide(c, (code,))  # type: ignore[attr-defined]
+
+    lay("red-8", old.box_mm)
+    assert [o.code for o in zc.known] == ["red-8"]  # type: ignore[attr-defined]
+    again = Seen("red-8", (586.0, 226.0, 653.0, 319.0), 0.86)  # a whole card's box, most of it in the old one's
+    assert zc._was_there(again, share=0.6)  # type: ignore[attr-defined]  # nothing laid over it yet: the old 8
+    x0, y0, x1, y1 = old.box_mm
+    partly = (x0, y0, x0 + (x1 - x0) * (BURIED - 0.2), y1)  # a card laid over most of it, not enough
+    lay("red-7", partly)
+    assert zc._was_there(again, share=0.6)  # type: ignore[attr-defined]
+    lay("red-9", (x0 - 5, y0 - 5, x1 + 5, y1 + 5))
+    assert not zc._was_there(again, share=0.6)  # type: ignore[attr-defined]  # buried: its twin, laid now
+    sliver = Seen("red-8", (640.0, 250.0, 678.0, 318.0), 0.5)  # a strip boxed in its place: not a whole card
+    assert zc._was_there(sliver)  # type: ignore[attr-defined]
