@@ -50,6 +50,13 @@ PUSH = (0.3, 0.7)
 tracker reads at `vision.lower_fit.LOWER_PUSH`)."""
 PER_TABLE = 16
 """Samples drawn on one table (one camera, one deck, one cloth)."""
+PILE = (1, 6)
+"""How many old cards lie under a pair (fewest, most), unless `build` is given `pile`. A game's pile holds every
+card of the hand so far; `(1, 15)` draws piles as deep as the games' (`datasets.gamevideo_plan` lays each play
+this spread around the pile's centre)."""
+PILE_SPREAD_MM = 14.0
+"""The old cards lie this far (mm, one standard deviation) around the pile's centre; a game's plays lie 16 mm,
+clipped at 32 (`datasets.gamevideo_plan`)."""
 
 
 @dataclass
@@ -115,11 +122,14 @@ NO_LOWER = "back"
 
 def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CODES,
                   crop: int = CROP, canonical: bool = False, singles: float = 0.0,
-                  identical: float = IDENTICAL) -> tuple[list[np.ndarray], list[str]]:
+                  identical: float = IDENTICAL, pile: tuple[int, int] = PILE) -> tuple[list[np.ndarray], list[str]]:
     """`n` lower-card crops (`crop` pixels a side) from one random table, and the lower cards' codes; with
     `canonical`, each crop turned so that the lower card lies left of the top card (`strip_turns`), as the
     tracker turns it for a model that learnt them so; `singles`: the share of crops of one card laid with a
-    pair's change, labelled `NO_LOWER`; `identical`: the share of pairs of two identical cards."""
+    pair's change, labelled `NO_LOWER`; `identical`: the share of pairs of two identical cards; `pile`: the
+    fewest and most old cards under the pair (`PILE`)."""
+    if not 0 <= pile[0] <= pile[1]:
+        raise ValueError(f"pile is (fewest, most) old cards, 0 <= fewest <= most: got {pile}")
     rng = np.random.default_rng(seed)
     table = default_table(int(rng.choice([4, 6])))
     camera = Camera(rng, table)
@@ -133,8 +143,9 @@ def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CO
     frames, tops, quads_all, lowers = [], [], [], []
     for k in range(n):
         canvas = plane.copy()
-        for _ in range(int(rng.integers(1, 7))):  # the old pile
-            blit_card(canvas, bank, str(rng.choice(codes)), dc + rng.normal(0, 14, 2), float(rng.uniform(0, 360)))
+        for _ in range(int(rng.integers(pile[0], pile[1] + 1))):  # the old pile, each card laid as a play is
+            blit_card(canvas, bank, str(rng.choice(codes)), dc + rng.normal(0, PILE_SPREAD_MM, 2),
+                      float(rng.uniform(0, 360)))
         top_code = str(rng.choice(codes))
         lower_code = top_code if rng.random() < identical else str(rng.choice(codes))
         (lc, la), (tc, ta) = _lay_pair(rng, dc)
@@ -165,8 +176,8 @@ def table_samples(seed: int, n: int = PER_TABLE, codes: tuple[str, ...] = ALL_CO
 
 
 def _job(seed: int, crop: int = CROP, canonical: bool = False, singles: float = 0.0,
-         identical: float = IDENTICAL) -> tuple[list[np.ndarray], list[str]]:
-    return table_samples(seed, crop=crop, canonical=canonical, singles=singles, identical=identical)
+         identical: float = IDENTICAL, pile: tuple[int, int] = PILE) -> tuple[list[np.ndarray], list[str]]:
+    return table_samples(seed, crop=crop, canonical=canonical, singles=singles, identical=identical, pile=pile)
 
 
 def render_tables(job: Callable[[int], tuple[list[np.ndarray], list[str]]], n: int, seed: int,
@@ -199,14 +210,14 @@ def render_tables(job: Callable[[int], tuple[list[np.ndarray], list[str]]], n: i
 
 def build(n: int, seed: int, names: tuple[str, ...], workers: int = 1, progress: bool = True,
           crop: int = CROP, canonical: bool = False, singles: float = 0.0,
-          identical: float = IDENTICAL) -> LowerCrops:
+          identical: float = IDENTICAL, pile: tuple[int, int] = PILE) -> LowerCrops:
     """About `n` crops (whole tables of `PER_TABLE`, `crop` pixels a side), rendered on `workers` processes;
     `canonical`: turned so the lower card lies left of the top one; `singles`: the share of single cards laid
     with a pair's change, labelled `NO_LOWER` (`table_samples`); `identical`: the share of pairs of two
-    identical cards."""
+    identical cards; `pile`: the fewest and most old cards under the pair (`PILE`)."""
     from functools import partial
 
     crops, labels = render_tables(partial(_job, crop=crop, canonical=canonical, singles=singles,
-                                          identical=identical), n, seed, names,
+                                          identical=identical, pile=pile), n, seed, names,
                                   workers, progress, desc="lower-card crops")
     return LowerCrops(crops, labels, names)

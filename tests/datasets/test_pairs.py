@@ -109,3 +109,21 @@ def test_identical_sets_the_share_of_pairs_whose_lower_card_is_the_top_card(monk
     tops, lowers = tops_and_lowers(identical=0.0)
     assert sum(t == lo for t, lo in zip(tops, lowers, strict=True)) <= 1  # only by chance, 1 in 54 a pair
     assert pairs.IDENTICAL == 0.05
+
+
+def test_a_deeper_pile_lies_more_old_cards_around_the_pair() -> None:
+    """`pile`: a game's pile holds every card of the hand so far, so a pair may lie on fifteen old cards where the
+    default table lays one to six; the crop then shows more card edges around the strip (more of the crop
+    differs from the cloth), and the same seed still gives the same samples."""
+    shallow, codes = table_samples(5, n=4, pile=(1, 1))
+    deep, codes2 = table_samples(5, n=4, pile=(15, 15))
+    again, _ = table_samples(5, n=4, pile=(15, 15))
+    assert all(np.array_equal(a, b) for a, b in zip(deep, again, strict=True))
+
+    def busy(crop: np.ndarray) -> float:  # the share of the crop's pixels far from its border's colour (the cloth)
+        cloth = np.median(np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]), axis=0)
+        return float((np.abs(crop.astype(int) - cloth).sum(axis=2) > 60).mean())
+
+    assert np.mean([busy(c) for c in deep]) > np.mean([busy(c) for c in shallow])
+    with pytest.raises(ValueError, match="fewest <= most"):
+        table_samples(5, n=1, pile=(3, 1))
