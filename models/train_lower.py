@@ -33,6 +33,8 @@ SETS = {"pairs": ("datasets.pairs", REPO / "data" / "lower", REPO / "models" / "
 """Each crop set: the module that renders it (its `build`), where its crops are kept, where its model goes."""
 WIDE = REPO / "models" / "card_classifier_parts" / "wide.pth"
 
+from models.train_classifier import HEADS  # noqa: E402  (after the repository is on the path)
+
 
 def crops_of(path: Path, n: int, seed: int, workers: int, crop_set: str = "pairs",
              crop: int | None = None, canonical: bool = False, singles: float = 0.0,
@@ -100,7 +102,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     ap.add_argument("--identical", type=float, default=None,
                     help="pairs only: the share of rendered pairs that are two identical cards "
                          "(default `datasets.pairs.IDENTICAL`, one in twenty)")
-    ap.add_argument("--head", choices=("pool", "grid"), default="pool",
+    ap.add_argument("--head", choices=HEADS, default="pool",
                     help="grid: a weight for each cell of the last feature map (`models.train_classifier.HEADS`), "
                          "for --canonical crops, where the strip of the lower card always lies left")
     ap.add_argument("--threads", type=int, default=2)

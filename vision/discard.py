@@ -395,7 +395,7 @@ class ZoneCandidates:
         if cards:
             last = next((r for r in reversed(c.seen) if tuple(x.code for x in r) == cards), [])
             self.known = (self.known + list(last))[-12:]
-            self.laid_over = {id(o): self.laid_over[id(o)] | c.mask if id(o) in self.laid_over else c.mask.copy()
+            self.laid_over = {id(o): np.logical_or(self.laid_over.get(id(o), False), c.mask)
                               for o in self.known if all(o is not x for x in last)}
         return [(c, cards)]
 
