@@ -70,10 +70,12 @@ class CardReader(Protocol):
     calls: int
 
     def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
-             t: float, presence: float | None = None) -> list[Seen]:
+             t: float, presence: float | None = None, turn: int = 0) -> list[Seen]:
         """The cards in `region_mm`: those named with confidence, or, given `presence`, every box at least
         that likely to hold a card, however unsure its name (for counting: a revealed hand, a pair's lower
-        card). A `Seen`'s `confidence` is always the named confidence."""
+        card). A `Seen`'s `confidence` is always the named confidence. `turn`: the quarter-turns (as `np.rot90`)
+        the crop is given before the detector sees it (the boxes come back in table millimetres all the same),
+        for a reader that counts cards better one way up (`vision.draws.arm_down_turn`)."""
 
 
 class LowerCardNamer(Protocol):
@@ -86,6 +88,22 @@ class LowerCardNamer(Protocol):
         show: the class of highest mean probability over the crops, and that mean; None when the reader has no
         model to name a box with. `turn`: the quarter-turns that bring the lower card left of the top one
         (`vision.lower_fit.strip_turns`), for a model that learnt its crops so."""
+
+
+def unturned_box(box: tuple[float, float, float, float] | np.ndarray, turn: int,
+                 size: tuple[int, int]) -> tuple[float, float, float, float]:
+    """A box (x0, y0, x1, y1, pixels) found on `np.rot90(crop, turn)`, in the pixels of `crop` itself, whose
+    (width, height) is `size`."""
+    a0, b0, a1, b1 = (float(v) for v in box)
+    w, h = size
+    k = turn % 4
+    if k == 0:
+        return a0, b0, a1, b1
+    if k == 1:  # a quarter-turn anticlockwise: the crop's column x became row w - x, its row y column y
+        return w - b1, a0, w - b0, a1
+    if k == 2:
+        return w - a1, h - b1, w - a0, h - b0
+    return b0, h - a1, b1, h - a0  # three quarter-turns: column x became row x, row y column h - y
 
 
 def rectify(image: np.ndarray, table: Table, region_mm: tuple[float, float, float, float],
@@ -109,16 +127,19 @@ class DetectorReader:
         self.calls = 0
 
     def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
-             t: float, presence: float | None = None) -> list[Seen]:
+             t: float, presence: float | None = None, turn: int = 0) -> list[Seen]:
         crop = rectify(image, self.table, region_mm, scale)
         self.calls += 1
+        size = (crop.shape[1], crop.shape[0])
+        if turn % 4:
+            crop = np.ascontiguousarray(np.rot90(crop, turn))
         dets = self.detector.detect(crop)  # type: ignore[attr-defined]
         out = []
         x0, y0 = region_mm[0], region_mm[1]
         for d, present in zip(dets, dets.presence, strict=True):
             if (d.confidence < self.min_conf) if presence is None else (present < presence):
                 continue
-            b = d.box
+            b = unturned_box(d.box, turn, size)
             out.append(Seen(d.card, (x0 + b[0] / scale, y0 + b[1] / scale, x0 + b[2] / scale, y0 + b[3] / scale),
                             float(d.confidence), float(present)))
         return out
@@ -216,13 +237,13 @@ class FramedReader:
         return self.reader.calls
 
     def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
-             t: float, presence: float | None = None) -> list[Seen]:
+             t: float, presence: float | None = None, turn: int = 0) -> list[Seen]:
         if presence is None:
-            return self.reader.read(image, region_mm, scale, t)
+            return self.reader.read(image, region_mm, scale, t, turn=turn)
         groups: list[list[Seen]] = []
         for k, d in enumerate(self.framings):
             framed = (region_mm[0] + d[0], region_mm[1] + d[1], region_mm[2] + d[2], region_mm[3] + d[3])
-            seen = self.reader.read(image, framed, scale, t, presence=MIN_PRESENCE)
+            seen = self.reader.read(image, framed, scale, t, presence=MIN_PRESENCE, turn=turn)
             if k == 0 and all(s.code == "back" for s in seen):  # backs only (a held fan): nothing to count
                 return [s for s in seen if s.card_score >= presence]
             for s in sorted(seen, key=lambda s: -s.card_score):

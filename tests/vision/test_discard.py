@@ -57,7 +57,7 @@ class _Reader:
     def __init__(self, seen: list[Seen]) -> None:
         self.seen, self.calls = seen, 0
 
-    def read(self, *a: object, presence: float | None = None) -> list[Seen]:
+    def read(self, *a: object, presence: float | None = None, turn: int = 0) -> list[Seen]:
         self.calls += 1
         return [s for s in self.seen if presence is not None and s.card_score >= presence]
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.draws import DrawTracker, settled_count, without_merged
+from vision.draws import DrawTracker, arm_down_turn, settled_count, without_merged
 from vision.readers import Seen
 from vision.tablefile import CARD_H_MM
 
@@ -428,6 +428,103 @@ def test_a_second_read_that_sees_more_only_within_the_first_region_is_not_believ
     assert DrawTracker.outside(region, [cut, within]) == 0
     assert DrawTracker.outside(region, [cut, past, within]) == 1
     assert DrawTracker.outside(region, []) == 0
+
+
+def test_a_small_carry_is_read_again_turned_so_the_arm_points_down_the_crop() -> None:
+    """The detector boxes two fanned backs as one on some sides of the table (fresh 47011: a fan of two from a
+    seat on the table's left read as one box); turned so the arm points down its crop, it boxes each. A carry read
+    as `TURNED_UP_TO` backs or fewer is read again so turned (`arm_down_turn`), and the larger count stands; a
+    larger fan is read once, as the table lies."""
+    from vision.draws import TURNED_UP_TO
+
+    for forward in ((1.0, 0.0), (-1.0, 0.0), (0.0, -1.0), (0.0, 1.0), (0.8, 0.6), (-0.3, -0.95)):
+        f = np.array(forward)
+        crop = np.zeros((21, 21), int)
+        crop[10 + int(round(f[1] * 9)), 10 + int(round(f[0] * 9))] = 1  # a mark where the arm points
+        row, col = np.argwhere(np.rot90(crop, arm_down_turn(f)))[0]
+        assert row >= 15 and abs(col - 10) <= 6, forward  # now below the middle
+    from vision.motion import ForegroundModel
+    from vision.tablefile import default_table
+
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    model.motion = np.ones((model.raster.h, model.raster.w), bool)  # whatever is read moves with the arm
+    turns: list[int] = []
+    shown: dict[int, list[Seen]] = {}
+
+    class _Turns:
+        """Sees the backs `shown` for the turn it is asked for (none for another)."""
+
+        calls = 0
+
+        def read(self, image: Any, region: tuple[float, float, float, float], *a: Any, **k: Any) -> list[Seen]:
+            turns.append(k.get("turn", 0))
+            return list(shown.get(turns[-1], []))
+
+    tracker = DrawTracker(model, reader=_Turns())  # type: ignore[arg-type]
+    image = np.zeros((int(table.height), int(table.width), 3), np.uint8)
+    for seat in range(4):  # each seat's arm reaching in from its edge, nothing carried
+        edge = model.edge_points[seat]
+        tip = edge + (np.array([table.width, table.height]) / 2 - edge) * 0.5
+        hand = SimpleNamespace(seat=seat, tip=tip, mask=np.zeros((model.raster.h, model.raster.w), bool))
+        turns.clear()
+        assert tracker._count(image, hand, 1.0) == (0, 0)
+        turn = arm_down_turn(tracker.forward(hand))
+        assert turns == ([0] if turn == 0 else [0, turn]), seat
+    # seat 1's arm (the table's left, pointing right): two cards boxed as one as the table lies, two turned
+    edge = model.edge_points[1]
+    hand = SimpleNamespace(seat=1, tip=edge + np.array([200.0, 0.0]), mask=np.zeros((model.raster.h, model.raster.w),
+                                                                                    bool))
+    turn = arm_down_turn(tracker.forward(hand))
+    assert turn == 3
+    x, y = hand.tip + np.array([20.0, 0.0])
+    shown[0] = [_back(x, y - 40.0, x + CARD_H_MM, y + 44.0)]
+    shown[turn] = [_back(x, y - 40.0, x + CARD_H_MM, y + 17.0), _back(x, y - 13.0, x + CARD_H_MM, y + 44.0)]
+    turns.clear()
+    assert tracker._count(image, hand, 1.0)[0] == 2
+    assert turns == [0, turn]
+    # a fan larger than `TURNED_UP_TO`, read whole as the table lies, is read once
+    shown[0] = [_back(x, y - 80.0 + 25.0 * k, x + CARD_H_MM, y - 23.0 + 25.0 * k) for k in range(TURNED_UP_TO + 1)]
+    turns.clear()
+    assert tracker._count(image, hand, 1.0)[0] == TURNED_UP_TO + 1
+    assert turns == [0]
+
+
+def test_a_second_read_that_sees_more_within_the_first_region_is_believed_clear_of_the_discard_pile() -> None:
+    """A fan's first read misses two cards within its region (the detector sees a fan otherwise in another
+    framing), and one more is cut by its side; the second read, clear of the discard pile, sees all six: believed
+    (fresh 47011: a fan of six read as four). Over the discard pile, a card more within the first region may be
+    a face of the pile read as a back: not believed."""
+    from vision.motion import ForegroundModel
+    from vision.tablefile import CARD_W_MM, default_table
+
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    model.motion = np.ones((model.raster.h, model.raster.w), bool)  # the carried fan moves with the arm
+    edge = model.edge_points[0]  # the middle of the near long side: the arm reaches straight in, along -y
+    inward = np.array([0.0, -1.0])
+    tip = edge + inward * 200.0
+    for side, believed in ((np.array([-1.0, 0.0]), True), (np.array([1.0, 0.0]), False)):  # the discard pile: +x
+        centres = [tip + inward * 20.0 + side * (27.0 * k + CARD_W_MM / 2) for k in range(6)]
+        fan = [_back(c[0] - CARD_W_MM / 2, c[1] - CARD_H_MM / 2, c[0] + CARD_W_MM / 2, c[1] + CARD_H_MM / 2)
+               for c in centres]
+        reader = _CroppingReader(fan)
+        missed = [fan[1].box_mm, fan[2].box_mm]
+
+        def read(image: Any, region: tuple[float, float, float, float], *a: Any,
+                 _reader: _CroppingReader = reader, _missed: list[Any] = missed, **k: Any) -> list[Seen]:
+            first = not _reader.regions
+            return [s for s in _reader.read(image, region) if not (first and s.box_mm in _missed)]
+
+        tracker = DrawTracker(model, reader=SimpleNamespace(read=read, calls=0))  # type: ignore[arg-type]
+        hand = SimpleNamespace(seat=0, tip=tip, mask=np.zeros((model.raster.h, model.raster.w), bool))
+        assert any(table.discard.contains(b.centre) for b in fan) == (not believed)
+        n = tracker._read_carry(np.zeros((560, 1000, 3), np.uint8), hand, tracker.count_region(hand), 1.0, 0)[0]
+        assert len(reader.regions) == 2  # read again, around the fan
+        assert DrawTracker.outside(reader.regions[0], fan) == 1  # one card more beyond the first region, not two
+        assert n == (6 if believed else 4), believed
 
 
 class _Frames:

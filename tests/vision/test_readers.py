@@ -14,7 +14,7 @@ class _ByFraming:
         self.answers, self.calls, self.asked = answers, 0, []
 
     def read(self, image: object, region_mm: tuple[float, float, float, float], scale: float, t: float,
-             presence: float | None = None) -> list[Seen]:
+             presence: float | None = None, turn: int = 0) -> list[Seen]:
         self.calls += 1
         self.asked.append(presence)
         return self.answers.get(region_mm[0], [])
@@ -256,3 +256,57 @@ def test_strip_turns_bring_each_side_to_the_left() -> None:
         crop[mark] = 1
         turned = np.rot90(crop, strip_turns(dx, dy))
         assert np.argwhere(turned)[0][1] == 0, (dx, dy)
+
+
+class _BrightBox:
+    """A detector that boxes the bright pixels of the crop it is given as one back, and keeps the crop's shape."""
+
+    def __init__(self) -> None:
+        self.shapes: list[tuple[int, ...]] = []
+
+    def detect(self, crop: object) -> object:
+        import numpy as np
+
+        from vision.detections import Detections
+
+        a = np.asarray(crop)
+        self.shapes.append(a.shape)
+        ys, xs = np.nonzero(a[..., 0] > 128)
+        box = np.array([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]], np.float32)
+        return Detections(box, np.array([0]), np.array([0.9], np.float32), ("back",))
+
+
+def test_a_turned_read_finds_the_same_box_on_the_table() -> None:
+    """Read with its crop turned any number of quarter-turns, a card's box comes back where it lies on the table;
+    the detector saw the crop turned (its width and height swapped for an odd number of turns)."""
+    import numpy as np
+
+    from vision.readers import DetectorReader
+    from vision.tablefile import default_table
+
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    image = np.zeros((int(table.height), int(table.width), 3), np.uint8)
+    image[110:190, 130:160] = 255  # a card 30 mm wide and 80 mm tall at (130, 110)
+    detector = _BrightBox()
+    reader = DetectorReader(table, detector=detector)
+    region = (100.0, 50.0, 300.0, 250.0 + 50.0)  # 200 x 250 mm at 1 px/mm
+    for turn in range(-1, 5):
+        (seen,) = reader.read(image, region, 1.0, 0.0, turn=turn)
+        assert seen.box_mm == (130.0, 110.0, 160.0, 190.0), turn
+    crop, turned = (250, 200), (200, 250)  # (rows, columns): 250 mm tall, 200 wide
+    assert [s[:2] for s in detector.shapes] == [turned, crop, turned, crop, turned, crop]
+
+
+def test_unturned_box_undoes_each_quarter_turn() -> None:
+    """A box found on `np.rot90(crop, k)` maps back onto the crop's own pixels for k = 0..3."""
+    import numpy as np
+
+    from vision.readers import unturned_box
+
+    crop = np.zeros((40, 60), int)
+    crop[5:30, 10:20] = 1
+    for k in range(4):
+        ys, xs = np.nonzero(np.rot90(crop, k))
+        found = (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+        assert unturned_box(found, k, (60, 40)) == (10.0, 5.0, 20.0, 30.0), k

@@ -245,7 +245,7 @@ class _Reader:
         self.seen = seen
 
     def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float, t: float,
-             presence: float | None = None) -> list[Seen]:
+             presence: float | None = None, turn: int = 0) -> list[Seen]:
         return list(self.seen)
 
 

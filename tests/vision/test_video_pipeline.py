@@ -224,10 +224,10 @@ class _MarkOnTheCloth(OracleReader):
         self.box = box
 
     def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
-             t: float, presence: float | None = None) -> list[Any]:
+             t: float, presence: float | None = None, turn: int = 0) -> list[Any]:
         from vision.readers import Seen
 
-        out = super().read(image, region_mm, scale, t, presence)
+        out = super().read(image, region_mm, scale, t, presence, turn)
         cx, cy = (self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2
         if region_mm[0] <= cx <= region_mm[2] and region_mm[1] <= cy <= region_mm[3]:
             out.append(Seen("green-7", self.box, 0.9))
