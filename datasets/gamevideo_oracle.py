@@ -22,8 +22,8 @@ class OracleReader:
     def read(self, image: np.ndarray, region_mm: tuple[float, float, float, float], scale: float,
              t: float, presence: float | None = None, turn: int = 0) -> list[Seen]:
         """As `vision.readers.CardReader.read` (a perfect detector reads any way up: `turn` changes nothing); read
-        by `presence`, a perfect detector also finds the cards half
-        as visible as `min_visible` (a box surely holds a card before its name can be read)."""
+        by `presence`, a perfect detector also finds the cards half as visible as `min_visible` (a box surely holds
+        a card before its name can be read)."""
         self.calls += 1
         share = 0.5 if presence is not None else 1.0
         info = self.infos.get(int(round(t * self.fps)))
