@@ -414,7 +414,7 @@ def test_a_fan_spreading_beyond_the_read_region_is_read_again_beyond_it() -> Non
     small = _CroppingReader(fan[:3])
     tracker = DrawTracker(model, reader=small)  # type: ignore[arg-type]
     assert tracker._count(np.zeros((int(table.height), int(table.width), 3), np.uint8), hand, 1.0)[0] == 3
-    assert len(small.regions) == 1
+    assert len(set(small.regions)) == 1  # one region (read as the table lies and turned: `TURNED_UP_TO`)
 
 
 def test_a_second_read_that_sees_more_only_within_the_first_region_is_not_believed() -> None:
