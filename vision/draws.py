@@ -58,7 +58,8 @@ EXTRA_READS = 4  # reads a carry may take beyond `DrawTracker.reads` while its c
 SIDE_MM = 160.0  # the read reaches this far to either side of the arm: a carried fan of four spreads beyond the tip
 PALM_MM = 60.0
 """A hand the colour of the table shows only its sleeve: its fingertips may reach this far beyond the blob's tip.
-`DrawTracker.reaches_pile` then looks for the unseen palm as motion on the draw pile just ahead of the tip."""
+`DrawTracker.reaches_pile` then looks for the unseen palm as motion on the draw pile this far ahead of the tip, or
+this near it all round."""
 FAN_DOUBLE = (1.7, 2.3)  # a gap this many pitches wide in a carried fan holds a card the detector missed
 FAN_MIN_PITCH_MM = 20.0
 """A fan held tighter than this pitch (above a row's least, `vision.row_edges.MIN_PITCH_MM`) has no card filled in
@@ -76,7 +77,7 @@ on every carry of 73 games read with the markers' calibration (sets 25000-33000,
 count right and 4 wrong (fours read as fives). In three of those (31014, 33013, 27014) the ends of most reads that
 found a gap differed by 0.4-3 %: with this bar they read four, and nothing else moves (1,029 -> 1,032 right). The
 fourth, 25004, whose ends differed by 37-52 %, still read five (its pitch reads four: `FAN_MIN_PITCH_MM`)."""
-PALM_MOTION_PX = 12  # motion raster pixels (about 75 mm^2 each) on the pile ahead of the tip that make a palm
+PALM_MOTION_PX = 12  # motion raster pixels on the pile near the tip (about 75 mm^2 in all) that make a palm
 TRIPS_S = 2.0  # the trips of one draw (a hand going back to the pile for more) follow within this many seconds
 RUNS_OUT_MM = 3.0  # a carried back whose box ends this near the read's side runs out of it: the fan goes on beyond
 SPREAD_MM_S = 2000.0
@@ -234,7 +235,7 @@ class DrawTracker:
             v = self.visits.get(seat)
             # the palm looked for ahead of the sleeve starts a visit; one going on ends as the tip leaves the zone
             # (the frames just after, the drawn cards still spread, are the best to count on)
-            on_pile = self.zone.contains(h.tip) if v is not None and not v.left else self.reaches_pile(h)
+            on_pile = self.zone.contains(h.tip) if v is not None and not v.left else self.reaches_pile(h, v is None)
             if self.discard.contains(h.tip) and v is not None and not v.left:
                 if v.spread or self.hopped(v, h, t):
                     v.spread = True  # the drawn fan reaches over the discard pile: the hand is still at the pile
@@ -320,29 +321,42 @@ class DrawTracker:
         count = read or v.before
         return count, (v.first_t if v.first_t is not None else v.t) if count > 0 else None
 
-    def reaches_pile(self, h: Hand) -> bool:
+    def reaches_pile(self, h: Hand, all_round: bool = True) -> bool:
         """The hand's fingers are on the draw pile: its tip is in the pile's zone, or the tip (a sleeve whose hand
-        the background swallowed, skin the colour of the table) stops within `PALM_MM` short of the zone and
-        the pile moves just ahead of it, where the palm is. (A hand laying a card on the discard pile beside
-        the draw pile stops short of it too, but nothing moves on the draw pile then.)"""
+        the background swallowed, skin the colour of the table) stops short of the zone and the pile moves where
+        the palm is: in a strip from the tip to `PALM_MM` straight ahead of it, or, `all_round`, within `PALM_MM`
+        of it all round. (A hand laying a card on the discard pile beside the draw pile stops short of it too, but
+        nothing moves on the draw pile then.)
+
+        All round as well as ahead: the way ahead is taken from the seat's edge point, and an arm reaching in at
+        a slant from the side of its seat has its palm off that line (tuning 43003: seat 2's sleeve, the colour
+        of the table, stopped 10 mm short of the zone, the palm moving on the pile 40 mm from the tip but 30 mm
+        beside the line; three draws were missed, and with the palm looked for all round, all 37 of the game's
+        draws read right). Only for a hand not yet on a visit (`DrawTracker.step`): a hand going home with the
+        cards it drew leaves the pile moving behind it, and looked for all round, that motion kept it "on the
+        pile" past the frames its carry is read on (tuning 45011: a draw of six, read as six on one frame, then
+        as nothing once the hand stood still at its seat; the draw was lost)."""
         if self.zone.contains(h.tip):
             return True
         forward = self.forward(h)
         ahead = [h.tip + forward * d for d in np.arange(10.0, PALM_MM + 1.0, 10.0)]
-        if not any(self.zone.contains(p) for p in ahead):
-            return False
-        # the strip from the tip to PALM_MM ahead, drawn in a window around it only (this runs on every frame a
-        # hand hovers near the pile)
+        # the strip and the disc, drawn in a window around them only (this runs on every frame a hand hovers near
+        # the pile)
         r = self.model.raster
         a, b = (np.round(np.array([h.tip, ahead[-1]]) * LOW)).astype(int)
         width = max(3, int(40 * LOW))
-        x0, y0 = max(0, min(a[0], b[0]) - width), max(0, min(a[1], b[1]) - width)
-        x1, y1 = min(r.w, max(a[0], b[0]) + width + 1), min(r.h, max(a[1], b[1]) + width + 1)
+        radius = max(1, int(round(PALM_MM * LOW)))
+        x0, y0 = max(0, min(a[0], b[0]) - radius), max(0, min(a[1], b[1]) - radius)
+        x1, y1 = min(r.w, max(a[0], b[0]) + radius + 1), min(r.h, max(a[1], b[1]) + radius + 1)
         if x1 <= x0 or y1 <= y0:
+            return False
+        window = (slice(y0, y1), slice(x0, x1))
+        if not self.pile_mask[window].any():
             return False
         palm = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.line(palm, (int(a[0] - x0), int(a[1] - y0)), (int(b[0] - x0), int(b[1] - y0)), 1, thickness=width)
-        window = (slice(y0, y1), slice(x0, x1))
+        if all_round:
+            cv2.circle(palm, (int(a[0] - x0), int(a[1] - y0)), radius, 1, thickness=-1)
         on_pile = (palm > 0) & self.pile_mask[window] & self.model.motion[window] & ~h.mask[window]
         return int(on_pile.sum()) >= PALM_MOTION_PX
 

@@ -351,6 +351,18 @@ def test_a_hand_whose_palm_the_table_hides_reaches_the_pile_when_the_pile_moves_
     assert tracker.reaches_pile(hand)  # type: ignore[arg-type]
     far = SimpleNamespace(seat=seat, tip=pile - way * (PALM_MM + 160.0), reach=0.0, mask=hand.mask)
     assert not tracker.reaches_pile(far)  # type: ignore[arg-type]
+    # an arm reaching in at a slant (tuning 43003): the palm moves on the pile beside the line from the seat's
+    # edge point through the tip, within PALM_MM of the tip; motion on the pile further off is no palm of it
+    side = np.array([-way[1], way[0]])
+    for ahead, off, reaches in ((0.35, 0.6, True), (1.0, -0.9, False)):  # 42 mm from the tip; 81 mm
+        _, model, _ = _still_table()
+        tracker = DrawTracker(model, reader=_ReaderOf([]))  # type: ignore[arg-type]
+        palm = tip + (way * ahead + side * off) * PALM_MM
+        assert table.draw.contains(palm)
+        _moving(model, _back(palm[0] - 8, palm[1] - 8, palm[0] + 8, palm[1] + 8))
+        assert tracker.reaches_pile(hand) == reaches, off  # type: ignore[arg-type]
+        # a hand already going home with its cards (tuning 45011) looks for the palm straight ahead only
+        assert not tracker.reaches_pile(hand, all_round=False)  # type: ignore[arg-type]
 
 
 def test_a_hidden_fan_card_counts_when_most_reads_find_it() -> None:
