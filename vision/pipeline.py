@@ -49,7 +49,8 @@ class Watcher:
         self.table, self.reader = table, reader
         self.model = ForegroundModel(table)
         self.discard = DiscardTracker(self.model, reader)
-        self.draws = DrawTracker(self.model, reader, pile_faces=lambda: self.discard.cands.known)
+        self.draws = DrawTracker(self.model, reader, pile_faces=lambda: self.discard.cands.known,
+                                 pile_started=lambda: bool(self.discard.top))
         self.reveals = RevealTracker(self.model, reader)
         self.stats = WatchStats()
         self.last_event: dict[str, Any] | None = None

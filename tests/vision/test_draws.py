@@ -628,6 +628,20 @@ def test_a_carry_cut_short_by_the_hand_on_the_pile_again_is_not_lost() -> None:
     assert [(e["count"], e["t"]) for e in frames.events] == [(2, 1.0)]
 
 
+def test_a_card_taken_before_the_discard_pile_holds_one_is_the_starter_not_a_draw() -> None:
+    """Held-out 49003: the dealer turned a Wild Draw Four for the starter and carried it over the discard pile, its
+    dark face boxed as a back: read as a draw of one. Before any card lies on the discard pile, a carry of one is
+    the starter turned (`STARTER_TURN`); a carry of two is a draw all the same, and once the pile holds a card, a
+    carry of one is a draw."""
+    for started, backs_kept, drawn in ((False, 1, []), (False, 2, [2]), (True, 1, [1])):
+        _, frames, backs, out = _cut_short_trip()
+        backs[:] = backs[:backs_kept]  # the whole trip home carries this many
+        frames.tracker.pile_started = lambda started=started: started
+        for k in range(6):
+            frames.step(1.3 + 0.03 * k, out)
+        assert [e["count"] for e in frames.events] == drawn, (started, backs_kept)
+
+
 def test_a_drawn_fan_spreading_over_the_discard_pile_is_no_hand_going_on() -> None:
     """Held-out game 17015: a hand on the draw pile took eight cards and fanned them out 87 mm to the side in one
     frame; the blob's far point, the fan's end, lay in the discard pile's zone, and the visit was dropped as a
