@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.discard import inside_share
+from vision.lower_fit import strip_turns
 from vision.motion import LOW, ForegroundModel, Hand
 from vision.readers import CardReader, Seen
 from vision.reveal_rows import MIN_ROW, PITCH_FIT
@@ -159,24 +160,11 @@ of six read as seven). Then on whole sets: draw counts 41000 99.75 -> 100%, 4300
 draws missed whole), 47000 99.1 -> 100% (its flags 14 -> 15 of 15 fully seen games); 39000 and 45000 the same."""
 
 
-STARTER_TURN = "no draw of one before the discard pile holds a card"
-"""A carry of one card decided while no card lies on the discard pile is the dealer turning the starter, never a
-draw: under every rulebook the starter is the first card taken from the draw pile once the cards are dealt. The
-dealer carries it face up to the discard pile, and from a seat where the discard pile lies between the seat and
-the draw pile it crosses the pile like a card drawn and carried home. Held-out 49003 of stop 34: a Wild Draw Four
-turned for the starter, its dark face boxed as a back at 0.42-0.90 on four reads (the crop classifier as unsure:
-"back" at 0.49-0.57, "wild-draw4" at 0.63-0.68), was read as a draw of one and replayed as a `wrong_draw` flag that
-did not happen. In 120 games read this stop (sets 39000-49000) it was the only draw decided before the starter.
-Draws of more than one card stand (no starter is two cards); a camera that joins a game under way loses a draw of
-one only until the first card it sees laid."""
-
-
 def arm_down_turn(forward: np.ndarray) -> int:
     """The quarter-turns (as `np.rot90`) that bring a crop's arm, pointing `forward` on the table, nearest to
-    pointing down the crop: the way up the detector tells a small carried fan's cards apart (`TURNED_UP_TO`)."""
-    # np.rot90 turns the crop anticlockwise: a direction (dx, dy) on it (y down) becomes (dy, -dx) a turn
-    downs = [forward[1], -forward[0], -forward[1], forward[0]]
-    return int(np.argmax(downs))
+    pointing down the crop: the way up the detector tells a small carried fan's cards apart (`TURNED_UP_TO`).
+    `strip_turns` brings a direction to the left; one more anticlockwise quarter-turn takes the left down."""
+    return (strip_turns(float(forward[0]), float(forward[1])) + 1) % 4
 
 
 def without_merged(backs: list[Seen]) -> list[Seen]:
@@ -217,7 +205,7 @@ class DrawTracker:
                  pile_faces: Callable[[], list[Seen]] | None = None,
                  pile_started: Callable[[], bool] | None = None) -> None:
         """`pile_faces`: the discard pile's cards as last read there, with their boxes (`PILE_FACE_SHARE`).
-        `pile_started`: whether a card lies on the discard pile (`STARTER_TURN`)."""
+        `pile_started`: whether a card lies on the discard pile (`without_starter`)."""
         self.model, self.reader, self.scale, self.reads = model, reader, scale, reads
         self.pile_faces, self.pile_started = pile_faces, pile_started
         self.zone = model.table.draw
@@ -304,9 +292,23 @@ class DrawTracker:
                 count, first_t = self.cut_short(v)
                 if count > 0:
                     out.append(draw_event(seat, v.t if first_t is None else first_t, count, 0.5, t))
-        if out and self.pile_started is not None and not self.pile_started():
-            out = [e for e in out if e["count"] != 1]  # the dealer turning the starter (`STARTER_TURN`)
-        return out
+        return self.without_starter(out)
+
+    def without_starter(self, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """`out` without its draws of one while no card lies on the discard pile (`pile_started`).
+
+        Why: such a carry is the dealer turning the starter, never a draw: under every rulebook the starter is the
+        first card taken from the draw pile once the cards are dealt. The dealer carries it face up to the discard
+        pile, and from a seat where the discard pile lies between the seat and the draw pile it crosses the pile
+        like a card drawn and carried home. Held-out 49003 of stop 34: a Wild Draw Four turned for the starter,
+        its dark face boxed as a back at 0.42-0.90 on four reads (the crop classifier as unsure: "back" at
+        0.49-0.57, "wild-draw4" at 0.63-0.68), was read as a draw of one and replayed as a `wrong_draw` flag that
+        did not happen. In 120 games read that stop (sets 39000-49000) it was the only draw decided before the
+        starter. Draws of more than one card stand (no starter is two cards); a camera that joins a game under
+        way loses a draw of one only until the first card it sees laid."""
+        if not out or self.pile_started is None or self.pile_started():
+            return out
+        return [e for e in out if e["count"] != 1]
 
     @staticmethod
     def earlier_trip(v: Visit, t: float) -> list[dict[str, Any]]:

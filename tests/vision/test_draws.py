@@ -631,7 +631,7 @@ def test_a_carry_cut_short_by_the_hand_on_the_pile_again_is_not_lost() -> None:
 def test_a_card_taken_before_the_discard_pile_holds_one_is_the_starter_not_a_draw() -> None:
     """Held-out 49003: the dealer turned a Wild Draw Four for the starter and carried it over the discard pile, its
     dark face boxed as a back: read as a draw of one. Before any card lies on the discard pile, a carry of one is
-    the starter turned (`STARTER_TURN`); a carry of two is a draw all the same, and once the pile holds a card, a
+    the starter turned (`DrawTracker.without_starter`); a carry of two is a draw all the same, and once the pile holds a card, a
     carry of one is a draw."""
     for started, backs_kept, drawn in ((False, 1, []), (False, 2, [2]), (True, 1, [1])):
         _, frames, backs, out = _cut_short_trip()
