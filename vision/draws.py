@@ -173,6 +173,48 @@ def without_merged(backs: list[Seen]) -> list[Seen]:
     return [a for a in backs if sum(1 for b in backs if b is not a and a.overlap(b) >= 0.6 * max(b.area, 1e-6)) < 2]
 
 
+PART_INSIDE, PART_OF = 0.85, 2.0
+"""A back whose box lies this share inside another back's box, that box being this many times its area or more,
+is a part of that card boxed again, not a card: a fan's cards show strips beside the card on top, which hides
+what lies under it. Why: fresh 51003 of stop 34, a fan of five carried home, the card on top boxed whole (6,015
+mm²) and its lower edge boxed again (2,349 mm², 0.94 of it inside, at 0.24-0.46) on every read: a draw of five
+read as six. A box round a merged pair holds a whole card beside it: that card's box is over half the big one's
+(the boxes that lay 90 % inside another on the logged carries of stop 34 were all such cards). A box ending at
+the read's side is a card the crop cut (`RUNS_OUT_MM`), small for that, and stays."""
+
+
+def without_parts(backs: list[Seen], region: tuple[float, float, float, float]) -> list[Seen]:
+    """`backs` without the parts of a card boxed again (`PART_INSIDE`)."""
+    def cut(a: Seen) -> bool:
+        return any(abs(a.box_mm[i] - region[i]) <= RUNS_OUT_MM for i in range(4))
+
+    return [a for a in backs if cut(a) or not any(b is not a and b.area >= PART_OF * a.area
+                                                    and a.overlap(b) >= PART_INSIDE * a.area for b in backs)]
+
+
+FAN_OVERLAP = 0.3
+"""A moving back in a seat's zone, beyond `CARRY_MM` of the tip, is carried when this share of its box lies in the box
+of a back already carried: it is a card of the same fan, which the blob's tip does not reach. Why: a hand the
+colour of the table shows only its sleeve, so the tip is the sleeve's end and a fan of four held below the palm
+reaches 85-95 mm beyond it; entering the seat's zone on its way home, its far cards were dropped (fresh 51007 of
+stop 34: a draw of four read 4 on the last read before the cards crossed into the zone, 2 on the read after, and
+counted three). A fan's cards overlap their neighbours by half a card or more; a hand of backs lying at the seat
+does not move, and the seat's held fan is dropped before (`HELD_FAN_MM`)."""
+
+
+def fan_members(carried: list[Seen], candidates: list[Seen]) -> list[Seen]:
+    """`carried` with each of `candidates` whose box lies `FAN_OVERLAP` or more in a carried back's box, taken
+    in as they join (a fan's far card overlaps its neighbour, not the card at the fingers)."""
+    out, rest = list(carried), list(candidates)
+    grew = True
+    while grew and rest:
+        joined = [c for c in rest if any(c.overlap(b) >= FAN_OVERLAP * max(c.area, 1e-6) for b in out)]
+        out += joined
+        rest = [c for c in rest if not any(c is j for j in joined)]
+        grew = bool(joined)
+    return out
+
+
 def hidden_in_fan(backs: list[tuple[float, float, float]]) -> int:
     """1 when a carried fan hides one card between the backs seen, from the fan's steady pitch; else 0.
 
@@ -450,10 +492,10 @@ class DrawTracker:
         (`outside`), or any number more where none of its backs lies over the discard pile. (Widening every
         region instead would shrink every card the detector sees, its input being 320 pixels; joining two reads
         counts cards twice or drops them, the detector boxing a card differently in each.)"""
-        backs = self._carried(self.reader.read(image, region, self.scale, t, turn=turn), h)
+        backs = self._carried(self.reader.read(image, region, self.scale, t, turn=turn), h, region)
         again = self.recentred(region, backs)
         if again is not None:
-            more = self._carried(self.reader.read(image, again, self.scale, t, turn=turn), h)
+            more = self._carried(self.reader.read(image, again, self.scale, t, turn=turn), h, again)
             if len(backs) < len(more) and (len(more) <= len(backs) + self.outside(region, more)
                                            or not any(self.discard.contains(s.centre) for s in more)):
                 backs = more
@@ -473,13 +515,15 @@ class DrawTracker:
         x0, y0, x1, y1 = region
         return sum(1 for s in backs if not (x0 <= s.centre[0] <= x1 and y0 <= s.centre[1] <= y1))
 
-    def _carried(self, seen: list[Seen], h: Hand) -> list[Seen]:
-        """The backs of `seen` that hand `h` carries: moving with it or at its fingers, not the draw pile, not a
-        seat's held fan, not a sliver, one box to a card (`without_merged`)."""
+    def _carried(self, seen: list[Seen], h: Hand, region: tuple[float, float, float, float]) -> list[Seen]:
+        """The backs of `seen`, read in `region`, that hand `h` carries: moving with it or at its fingers, not the
+        draw pile, not a seat's held fan, not a sliver, one box to a card (`without_merged`, `without_parts`)."""
         grown = cv2.dilate(h.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
         moving = cv2.dilate(self.model.motion.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
         pile = self.zone.centre
         seats = self.model.table.seat_zones()
+
+        in_fan: list[Seen] = []  # backs moving through a seat's zone beyond the fingers: carried if in the fan
 
         def carried(s: Seen) -> bool:
             if s.code != "back" or float(np.hypot(*(s.centre - pile))) <= 30.0:  # not the pile itself
@@ -503,10 +547,12 @@ class DrawTracker:
             if any(z.contains(s.centre) for z in seats):
                 # a hand of backs lying at a seat is near the fingers but still; a card carried home through the
                 # seat's zone by fingers the blob lost (skin the colour of the table) moves with them
+                if on_the_move and not at_fingers:
+                    in_fan.append(s)
                 return on_the_move and at_fingers
             return on_the_move or at_fingers
 
-        backs = [s for s in seen if carried(s)]
+        backs = fan_members([s for s in seen if carried(s)], in_fan)
         if any(self.discard.contains(s.centre) for s in backs):
             held = [inside_share(s, h.mask) >= HELD_ON_DISCARD for s in backs]
             if any(held):  # the blob holds the carry: a back on the discard pile outside it is a face of the pile
@@ -514,7 +560,7 @@ class DrawTracker:
             faces = self.pile_face_boxes()
             backs = [s for s in backs if not (self.discard.contains(s.centre)
                                               and any(s.overlap(f) >= PILE_FACE_SHARE * s.area for f in faces))]
-        return without_merged(backs)
+        return without_parts(without_merged(backs), region)
 
     def pile_face_boxes(self) -> list[Seen]:
         """The discard pile's last `PILE_FACES` faces as the discard tracker read them: a back over the pile lying

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.draws import DrawTracker, arm_down_turn, settled_count, without_merged
+from vision.draws import DrawTracker, arm_down_turn, settled_count, without_merged, without_parts
 from vision.readers import Seen
 from vision.tablefile import CARD_H_MM
 
@@ -235,6 +235,51 @@ def test_a_card_carried_home_through_the_seats_zone_counts_when_it_moves_with_th
     assert tracker._count(image, hand, 1.0) == (0, 0)  # lying still near the fingers
     _moving(model, back)
     assert tracker._count(image, hand, 1.0) == (1, 0)
+
+
+def test_a_fans_far_cards_moving_through_the_seats_zone_beyond_the_fingers_count() -> None:
+    """Skin the colour of the table: the tip is the sleeve's end, and a fan of three held below the palm reaches
+    beyond `CARRY_MM` of it as it crosses into the seat's zone. The far cards move and overlap the card at the
+    fingers: the same fan, carried (fresh 51007 of stop 34: a draw of four counted three). A moving back in the
+    zone beyond the fingers that touches no carried card is not taken in, nor are the fan's cards lying still."""
+    from vision.draws import CARRY_MM
+    from vision.tablefile import CARD_W_MM
+
+    table, model, image = _still_table()
+    zone = next(z for z in table.seat_zones() if z.seat == 0)
+    edge = model.edge_points[0]
+    centre = edge + (zone.centre - edge) * 1.2
+    fan = [_back(centre[0] - CARD_W_MM / 2 + 30 * k, centre[1] - CARD_H_MM / 2 - 25 * k,
+                 centre[0] + CARD_W_MM / 2 + 30 * k, centre[1] + CARD_H_MM / 2 - 25 * k)
+           for k in range(3)]  # spread aslant, away from the fingers
+    apart = _back(centre[0] + 100, centre[1] - CARD_H_MM / 2 - 60, centre[0] + 100 + CARD_W_MM,
+                  centre[1] + CARD_H_MM / 2 - 60)
+    tip = centre + np.array([0.0, CARD_H_MM / 2 + 60.0])
+    for s in [*fan, apart]:
+        assert zone.contains(s.centre)
+    assert [float(np.hypot(max(s.box_mm[0] - tip[0], 0.0), tip[1] - s.box_mm[3])) <= CARRY_MM
+            for s in fan] == [True, False, False]
+    tracker = DrawTracker(model, reader=_ReaderOf([*fan, apart]))  # type: ignore[arg-type]
+    assert not any(tracker.in_held_fan(s.centre) for s in [*fan, apart])
+    hand = SimpleNamespace(seat=0, tip=tip, mask=np.zeros((model.raster.h, model.raster.w), bool))
+    assert tracker._count(image, hand, 1.0) == (0, 0)  # lying still
+    for s in [*fan, apart]:
+        _moving(model, s)
+    assert tracker._count(image, hand, 1.0) == (3, 0)
+
+
+def test_a_part_of_the_card_on_top_boxed_again_is_not_a_card() -> None:
+    """A fan of three, rotated a quarter-turn (cards 89 mm across, strips 28 mm apart), the card on top boxed
+    whole and its lower edge boxed again (fresh 51003 of stop 34: a draw of five read as six)."""
+    fan = [_back(200, 190 + 28 * k, 296, 190 + 28 * k + 60) for k in range(3)]
+    part = _back(200, 278, 297, 303)  # inside the card on top (190 + 56 .. 306)
+    region = (100.0, 100.0, 400.0, 400.0)
+    assert without_parts([*fan, part], region) == fan
+    whole = _back(100, 100, 156, 187)
+    around = _back(98, 98, 185, 189)  # a box round a pair holds a whole card: not a part of it
+    assert without_parts([whole, around], (0.0, 0.0, 300.0, 300.0)) == [whole, around]
+    cut = _back(200, 278, 297, 303)  # the same box, ending at the read's side: a card the crop cut, kept
+    assert without_parts([*fan, cut], (0.0, 0.0, 400.0, 303.0)) == [*fan, cut]
 
 
 def test_a_face_on_the_discard_pile_misread_as_a_back_beside_the_carried_card_is_not_carried() -> None:
