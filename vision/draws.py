@@ -173,25 +173,6 @@ def without_merged(backs: list[Seen]) -> list[Seen]:
     return [a for a in backs if sum(1 for b in backs if b is not a and a.overlap(b) >= 0.6 * max(b.area, 1e-6)) < 2]
 
 
-PART_INSIDE, PART_OF = 0.85, 2.0
-"""A back whose box lies this share inside another back's box, that box being this many times its area or more,
-is a part of that card boxed again, not a card: a fan's cards show strips beside the card on top, which hides
-what lies under it. Why: fresh 51003 of stop 34, a fan of five carried home, the card on top boxed whole (6,015
-mm²) and its lower edge boxed again (2,349 mm², 0.94 of it inside, at 0.24-0.46) on every read: a draw of five
-read as six. A box round a merged pair holds a whole card beside it: that card's box is over half the big one's
-(the boxes that lay 90 % inside another on the logged carries of stop 34 were all such cards). A box ending at
-the read's side is a card the crop cut (`RUNS_OUT_MM`), small for that, and stays."""
-
-
-def without_parts(backs: list[Seen], region: tuple[float, float, float, float]) -> list[Seen]:
-    """`backs` without the parts of a card boxed again (`PART_INSIDE`)."""
-    def cut(a: Seen) -> bool:
-        return any(abs(a.box_mm[i] - region[i]) <= RUNS_OUT_MM for i in range(4))
-
-    return [a for a in backs if cut(a) or not any(b is not a and b.area >= PART_OF * a.area
-                                                    and a.overlap(b) >= PART_INSIDE * a.area for b in backs)]
-
-
 FAN_OVERLAP = 0.3
 """A moving back in a seat's zone, beyond `CARRY_MM` of the tip, is carried when this share of its box lies in the box
 of a back already carried: it is a card of the same fan, which the blob's tip does not reach. Why: a hand the
@@ -489,17 +470,29 @@ class DrawTracker:
         as five on every frame, its last card cut by the region's side to a sliver). Where a carried back runs
         out of the region, the fan is read once more in a region of the same size centred on the backs carried
         (`recentred`), and that read is taken if it sees more: as many more as it has beyond the first region
-        (`outside`), or any number more where none of its backs lies over the discard pile. (Widening every
-        region instead would shrink every card the detector sees, its input being 320 pixels; joining two reads
-        counts cards twice or drops them, the detector boxing a card differently in each.)"""
-        backs = self._carried(self.reader.read(image, region, self.scale, t, turn=turn), h, region)
+        (`outside`), or any number more where none of its backs lies over the discard pile. Where none does and
+        the second read holds the fan whole (no back runs out of it: `runs_out`), it is taken though it sees
+        fewer: the cut read is the worse framing (fresh 51003 of stop 34: a fan of five whose card on top the
+        first region's side cut, that card boxed whole and its lower edge boxed again, 0.94 of it inside, at
+        0.24-0.46, on every read; the second read saw five each time, and the draw was read as six). (Widening
+        every region instead would shrink every card the detector sees, its input being 320 pixels; joining two
+        reads counts cards twice or drops them, the detector boxing a card differently in each.)"""
+        backs = self._carried(self.reader.read(image, region, self.scale, t, turn=turn), h)
         again = self.recentred(region, backs)
         if again is not None:
-            more = self._carried(self.reader.read(image, again, self.scale, t, turn=turn), h, again)
-            if len(backs) < len(more) and (len(more) <= len(backs) + self.outside(region, more)
-                                           or not any(self.discard.contains(s.centre) for s in more)):
+            more = self._carried(self.reader.read(image, again, self.scale, t, turn=turn), h)
+            clear = not any(self.discard.contains(s.centre) for s in more)
+            if (clear and more and not self.runs_out(again, more)) or (
+                    len(backs) < len(more) and (len(more) <= len(backs) + self.outside(region, more) or clear)):
                 backs = more
         return len(backs), hidden_in_fan(self.across_arm(h, backs))
+
+    def runs_out(self, region: tuple[float, float, float, float], backs: list[Seen]) -> bool:
+        """Some back ends at a side of `region` that is not the table's edge: the fan goes on beyond it."""
+        size = (self.model.table.width, self.model.table.height)
+        return any((region[i] > 0.0 and abs(s.box_mm[i] - region[i]) <= RUNS_OUT_MM)
+                   or (region[i + 2] < size[i] and abs(s.box_mm[i + 2] - region[i + 2]) <= RUNS_OUT_MM)
+                   for s in backs for i in (0, 1))
 
     @staticmethod
     def outside(region: tuple[float, float, float, float], backs: list[Seen]) -> int:
@@ -515,9 +508,9 @@ class DrawTracker:
         x0, y0, x1, y1 = region
         return sum(1 for s in backs if not (x0 <= s.centre[0] <= x1 and y0 <= s.centre[1] <= y1))
 
-    def _carried(self, seen: list[Seen], h: Hand, region: tuple[float, float, float, float]) -> list[Seen]:
-        """The backs of `seen`, read in `region`, that hand `h` carries: moving with it or at its fingers, not the
-        draw pile, not a seat's held fan, not a sliver, one box to a card (`without_merged`, `without_parts`)."""
+    def _carried(self, seen: list[Seen], h: Hand) -> list[Seen]:
+        """The backs of `seen` that hand `h` carries: moving with it or at its fingers, not the draw pile, not a
+        seat's held fan, not a sliver, one box to a card (`without_merged`)."""
         grown = cv2.dilate(h.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
         moving = cv2.dilate(self.model.motion.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
         pile = self.zone.centre
@@ -560,7 +553,7 @@ class DrawTracker:
             faces = self.pile_face_boxes()
             backs = [s for s in backs if not (self.discard.contains(s.centre)
                                               and any(s.overlap(f) >= PILE_FACE_SHARE * s.area for f in faces))]
-        return without_parts(without_merged(backs), region)
+        return without_merged(backs)
 
     def pile_face_boxes(self) -> list[Seen]:
         """The discard pile's last `PILE_FACES` faces as the discard tracker read them: a back over the pile lying
