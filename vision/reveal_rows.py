@@ -510,4 +510,8 @@ class RowReader:
         def profile(band: tuple[float, float, float, float]) -> np.ndarray:
             return edge_profile(frame.crop(image, self.table, band, PROFILE_SCALE))
 
-        return fill_rows(seen, self.table, self.zone, name, profile)
+        filled = fill_rows(seen, self.table, self.zone, name, profile)
+        if self.laid is None:
+            return filled
+        before = {id(s) for s in seen}
+        return [s for s in filled if id(s) in before or self.laid(s, t)]
