@@ -513,5 +513,9 @@ class RowReader:
         filled = fill_rows(seen, self.table, self.zone, name, profile)
         if self.laid is None:
             return filled
+        # a card filled in counts only where something was laid, as a boxed face does (`vision.reveals.LAID_SHARE`):
+        # past a row's end, the edge of a thing lying on the cloth can pass for a first-laid card's outer edge (fresh
+        # 57002 of stop 35: a pink object beside a row of three; the strip before its edge, named a green 5 at 0.15,
+        # made a hand of four)
         before = {id(s) for s in seen}
         return [s for s in filled if id(s) in before or self.laid(s, t)]

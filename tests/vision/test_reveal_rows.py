@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -264,6 +265,28 @@ def test_row_reader_fills_only_a_count() -> None:
     assert len(reader.read(image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)) == len(seen) + 1
     assert len(reader.read(image, (0, 0, 10, 10), 1.5, 0.0)) == len(seen)  # naming, not counting
     assert len(RowReader(_Reader(seen), table, zone, None).read(image, (0, 0, 10, 10), 1.5, 0.0, 0.2)) == len(seen)
+
+
+def test_a_card_filled_in_where_nothing_was_laid_is_no_card_of_the_hand() -> None:
+    """A card the row's pitch or edges add counts only where something was laid or moved lately, as a boxed face
+    does (`vision.reveals.LAID_SHARE`). Fresh 57002 of stop 35: the edge of a pink object on the cloth beside a
+    row of three was taken for a first-laid card's outer edge, and the strip before it, named a green 5 at 0.15,
+    made a hand of four (a `count_mismatch` flag)."""
+    table, zone, seen = _seat0_hand([0, 32, 96, 128, 160, 192], [12, 44, 76])
+    image = np.zeros((540, 960, 3), np.uint8)
+    filled = RowReader(_Reader(seen), table, zone, _Namer()).read(image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)
+    added = [s for s in filled if not any(s is b for b in seen)]
+    assert len(added) == 1  # the card in the row's gap
+
+    def laid_but(there: Seen) -> Any:
+        return lambda s, t: s.box_mm != there.box_mm
+
+    kept = RowReader(_Reader(seen), table, zone, _Namer(), laid=lambda s, t: True).read(
+        image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)
+    assert len(kept) == len(seen) + 1  # laid where it lies: counted
+    dropped = RowReader(_Reader(seen), table, zone, _Namer(), laid=laid_but(added[0])).read(
+        image, (0, 0, 10, 10), 1.5, 0.0, presence=0.2)
+    assert sorted(s.box_mm for s in dropped) == sorted(s.box_mm for s in seen)  # nothing laid there: left out
 
 
 def _rendered_row(n: int, pitch: float, scale: float = 4.0, seed: int = 13
