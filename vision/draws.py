@@ -492,10 +492,17 @@ class DrawTracker:
 
     def runs_out(self, region: tuple[float, float, float, float], backs: list[Seen]) -> bool:
         """Some back ends at a side of `region` that is not the table's edge: the fan goes on beyond it."""
+        return any(lo or hi for lo, hi in self.ends_at_sides(region, backs))
+
+    def ends_at_sides(self, region: tuple[float, float, float, float],
+                      backs: list[Seen]) -> list[tuple[bool, bool]]:
+        """For each table axis (x, y): whether some back ends at `region`'s low side and at its high side,
+        within `RUNS_OUT_MM`, where that side is not the table's edge."""
         size = (self.model.table.width, self.model.table.height)
-        return any((region[i] > 0.0 and abs(s.box_mm[i] - region[i]) <= RUNS_OUT_MM)
-                   or (region[i + 2] < size[i] and abs(s.box_mm[i + 2] - region[i + 2]) <= RUNS_OUT_MM)
-                   for s in backs for i in (0, 1))
+        return [(region[axis] > 0.0 and any(abs(s.box_mm[axis] - region[axis]) <= RUNS_OUT_MM for s in backs),
+                 region[axis + 2] < size[axis]
+                 and any(abs(s.box_mm[axis + 2] - region[axis + 2]) <= RUNS_OUT_MM for s in backs))
+                for axis in (0, 1)]
 
     @staticmethod
     def outside(region: tuple[float, float, float, float], backs: list[Seen]) -> int:
@@ -571,10 +578,8 @@ class DrawTracker:
         to be centred on the backs' extent there; None where none does."""
         size = (self.model.table.width, self.model.table.height)
         box, moved = list(region), False
-        for axis in (0, 1):
+        for axis, (out_lo, out_hi) in enumerate(self.ends_at_sides(region, backs)):
             lo, hi = region[axis], region[axis + 2]
-            out_lo = lo > 0.0 and any(abs(s.box_mm[axis] - lo) <= RUNS_OUT_MM for s in backs)
-            out_hi = hi < size[axis] and any(abs(s.box_mm[axis + 2] - hi) <= RUNS_OUT_MM for s in backs)
             if out_lo == out_hi:
                 continue  # inside on both sides, or out of both: moving would not help
             mid = (min(s.box_mm[axis] for s in backs) + max(s.box_mm[axis + 2] for s in backs)) / 2

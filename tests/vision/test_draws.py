@@ -460,25 +460,32 @@ def test_a_fan_spreading_beyond_the_read_region_is_read_again_beyond_it() -> Non
     assert len(set(small.regions)) == 1  # one region (read as the table lies and turned: `TURNED_UP_TO`)
 
 
-def test_a_second_read_that_holds_the_fan_whole_stands_though_it_sees_fewer() -> None:
-    """A fan of five runs out of the first region, and the detector boxes the cut card on top twice, its whole
-    and a part of it (fresh 51003 of stop 34: a draw of five read as six on every frame). The second read, centred
-    on the fan, holds it whole and sees five: it stands, clear of the discard pile. Over the discard pile a read
-    that sees fewer is not believed (a face of the pile may be among the first read's backs, or not)."""
+def _fan_from_arm(n: int, side: np.ndarray) -> tuple[Any, Any, np.ndarray, list[Seen]]:
+    """A 4-seat table, everything moving, seat 0's arm reaching 200 mm straight in (along -y) from the middle of
+    its edge, and a fan of `n` backs at a 27 mm pitch from its tip towards `side`, each card boxed whole (axis-
+    aligned): (table, model, tip, fan)."""
     from vision.motion import ForegroundModel
     from vision.tablefile import CARD_W_MM, default_table
 
     table = default_table(4)
     table.image_to_table = np.eye(3)
     model = ForegroundModel(table)
-    model.motion = np.ones((model.raster.h, model.raster.w), bool)
-    edge = model.edge_points[0]
+    model.motion = np.ones((model.raster.h, model.raster.w), bool)  # the carried fan moves with the arm
     inward = np.array([0.0, -1.0])
-    tip = edge + inward * 200.0
+    tip = model.edge_points[0] + inward * 200.0
+    centres = [tip + inward * 20.0 + side * (27.0 * k + CARD_W_MM / 2) for k in range(n)]
+    fan = [_back(c[0] - CARD_W_MM / 2, c[1] - CARD_H_MM / 2, c[0] + CARD_W_MM / 2, c[1] + CARD_H_MM / 2)
+           for c in centres]
+    return table, model, tip, fan
+
+
+def test_a_second_read_that_holds_the_fan_whole_stands_though_it_sees_fewer() -> None:
+    """A fan of five runs out of the first region, and the detector boxes the cut card on top twice, its whole
+    and a part of it (fresh 51003 of stop 34: a draw of five read as six on every frame). The second read, centred
+    on the fan, holds it whole and sees five: it stands, clear of the discard pile. Over the discard pile a read
+    that sees fewer is not believed (a face of the pile may be among the first read's backs, or not)."""
     for side, clear in ((np.array([-1.0, 0.0]), True), (np.array([1.0, 0.0]), False)):  # the discard pile: +x
-        centres = [tip + inward * 20.0 + side * (27.0 * k + CARD_W_MM / 2) for k in range(5)]
-        fan = [_back(c[0] - CARD_W_MM / 2, c[1] - CARD_H_MM / 2, c[0] + CARD_W_MM / 2, c[1] + CARD_H_MM / 2)
-               for c in centres]
+        table, model, tip, fan = _fan_from_arm(5, side)
         reader = _CroppingReader(fan)
 
         def read(image: Any, region: tuple[float, float, float, float], *a: Any,
@@ -578,20 +585,8 @@ def test_a_second_read_that_sees_more_within_the_first_region_is_believed_clear_
     framing), and one more is cut by its side; the second read, clear of the discard pile, sees all six: believed
     (fresh 47011: a fan of six read as four). Over the discard pile, a card more within the first region may be
     a face of the pile read as a back: not believed."""
-    from vision.motion import ForegroundModel
-    from vision.tablefile import CARD_W_MM, default_table
-
-    table = default_table(4)
-    table.image_to_table = np.eye(3)
-    model = ForegroundModel(table)
-    model.motion = np.ones((model.raster.h, model.raster.w), bool)  # the carried fan moves with the arm
-    edge = model.edge_points[0]  # the middle of the near long side: the arm reaches straight in, along -y
-    inward = np.array([0.0, -1.0])
-    tip = edge + inward * 200.0
     for side, believed in ((np.array([-1.0, 0.0]), True), (np.array([1.0, 0.0]), False)):  # the discard pile: +x
-        centres = [tip + inward * 20.0 + side * (27.0 * k + CARD_W_MM / 2) for k in range(6)]
-        fan = [_back(c[0] - CARD_W_MM / 2, c[1] - CARD_H_MM / 2, c[0] + CARD_W_MM / 2, c[1] + CARD_H_MM / 2)
-               for c in centres]
+        table, model, tip, fan = _fan_from_arm(6, side)
         reader = _CroppingReader(fan)
         missed = [fan[1].box_mm, fan[2].box_mm]
 
