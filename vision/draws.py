@@ -107,6 +107,15 @@ class Visit:
     spread: bool = False  # the tip hopped to the discard pile's zone: a fan spread (`SPREAD_MM_S`), no hand going on
 
 
+ONE_READ_BACKS = 2
+"""A trip cut short (`DrawTracker.cut_short`) after one read counts only when that read saw this many backs: one box on one frame
+is what a dark face in a passing hand makes, and `settled_count` counts no box read on one frame only. Why: fresh
+59006 of stop 35: a hand carrying a Wild Draw Four to the discard pile lingered by the draw pile, was taken for a
+visit, and on its one read (turned, `TURNED_UP_TO`) the dark face was boxed as a back at 0.72; the "hand" was on the
+pile again, then went on to the discard pile, and the trip's one back was made a draw of one, which replayed as a
+flag that did not happen. A trip that read two backs or more on its one frame (tuning 1207: six) still counts."""
+
+
 def settled_count(counts: list[int]) -> int:
     """The count of a carry from its reads: the largest count read on at least two frames (fingers hide a card on
     one frame and show it on the next, so the largest wins over the typical; a box read on one frame only, a
@@ -358,10 +367,13 @@ class DrawTracker:
         draw is what the last trip that read any back showed: a hand going back for more comes home holding all
         it took, a hand read again on its way home holds the same cards (measured: summing the trips counted
         tuning game 1107's draw of four as eight). The larger of the two would keep whatever else a short trip's
-        few reads took in; the last trip's reads are the whole set of `reads`."""
+        few reads took in; the last trip's reads are the whole set of `reads`. A trip read on one frame only, that
+        saw fewer than `ONE_READ_BACKS` there, carried nothing."""
         if v is None:
             return 0, None
         read = carry_count(v.counts, v.hidden) if v.left and v.counts and max(v.counts) > 0 else 0
+        if len(v.counts) < 2 and read < ONE_READ_BACKS:
+            read = 0
         count = read or v.before
         return count, (v.first_t if v.first_t is not None else v.t) if count > 0 else None
 

@@ -633,10 +633,10 @@ def _carrying_tracker() -> tuple[Any, DrawTracker, list[Seen]]:
     return model, tracker, backs
 
 
-def _cut_short_trip() -> tuple[Any, _Frames, list[Seen], np.ndarray]:
-    """A hand on the draw pile at 1.0 s, leaving with two backs (read once at 1.1 s, 120 mm out towards its seat,
-    the backs moving with it), and on the pile again at 1.2 s before the reads were done: (model, frames, backs
-    the reader sees, the point it left to)."""
+def _cut_short_trip(carried: int = 2) -> tuple[Any, _Frames, list[Seen], np.ndarray]:
+    """A hand on the draw pile at 1.0 s, leaving with two backs (`carried`: the first of them only; read once at
+    1.1 s, 120 mm out towards its seat, the backs moving with it), and on the pile again at 1.2 s before the reads
+    were done: (model, frames, backs the reader sees, the point it left to)."""
     from vision.motion import LOW
 
     model, tracker, backs = _carrying_tracker()
@@ -647,7 +647,7 @@ def _cut_short_trip() -> tuple[Any, _Frames, list[Seen], np.ndarray]:
     frames = _Frames(model, tracker)
     frames.step(1.0, pile)
     backs[:] = [_back(out[0] - 60.0, out[1] - 45.0, out[0] - 4.0, out[1] + 42.0),
-                _back(out[0] + 4.0, out[1] - 45.0, out[0] + 60.0, out[1] + 42.0)]
+                _back(out[0] + 4.0, out[1] - 45.0, out[0] + 60.0, out[1] + 42.0)][:carried]
     y0, y1, x0, x1 = (int(c * LOW) for c in (out[1] - 45, out[1] + 42, out[0] - 60, out[0] + 60))
     model.motion[y0:y1, x0:x1] = True
     model.motion &= ~tracker.pile_mask  # the pile lies still
@@ -691,6 +691,25 @@ def test_a_carry_cut_short_by_the_hand_on_the_pile_again_is_not_lost() -> None:
     model, frames, _, _ = _cut_short_trip()
     frames.step(1.3, model.table.discard.centre)
     assert [(e["count"], e["t"]) for e in frames.events] == [(2, 1.0)]
+
+
+def test_a_trip_cut_short_after_one_read_of_one_back_carried_nothing() -> None:
+    """Fresh 59006 of stop 35: a hand carrying a Wild Draw Four to the discard pile lingered by the draw pile, its
+    dark face boxed as a back on the one read its "trip" got; the hand then went on over the pile to the discard
+    pile, and that one back was made a draw of one. One box on one frame is no carry (`ONE_READ_BACKS`); two on
+    it are, and one back read on every frame of a whole trip home is a draw of one."""
+    for carried, drawn in ((1, []), (2, [2])):
+        model, frames, _, _ = _cut_short_trip(carried)
+        frames.step(1.3, model.table.discard.centre)
+        assert [e["count"] for e in frames.events] == drawn, carried
+        _, frames, _, out = _cut_short_trip(carried)
+        for k in range(8):  # the hand is gone
+            frames.step(1.3 + 0.1 * k, None)
+        assert [e["count"] for e in frames.events] == drawn, carried
+    _, frames, _, out = _cut_short_trip(1)
+    for k in range(6):  # the whole trip home, read on every frame
+        frames.step(1.3 + 0.03 * k, out)
+    assert [e["count"] for e in frames.events] == [1]
 
 
 def test_a_card_taken_before_the_discard_pile_holds_one_is_the_starter_not_a_draw() -> None:
