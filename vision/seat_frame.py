@@ -106,11 +106,20 @@ centred 5 mm inside the discard zone, were dropped as the pile's, and the hand w
 pile lies where it was thrown, turned any way: squared with the seat, in line with a row, and touching its end,
 it would have to be laid there."""
 
+OVER_ROWS = 0.5
+"""A face whose centre lies on the discard pile's zone is still the hand's when it lies over the hand's faces: squared
+with the seat, its player-side edge on faces the hand keeps along this share of its width or more (a further row,
+laid over the ones before it). Why: a row of one has no face to be in line with (`PILE_ROW_MM`). Fresh 59009 of stop
+35: a hand of fifteen in rows of seven, seven and one; the third row's Red 0 lay 40 mm further in than the second,
+its near edge on the second row's faces along all its width and its centre 2 mm inside the discard zone, was
+dropped as the pile's, and the hand was read as fourteen. The pile's cards lie where they were
+thrown, around the pile's middle; one lying half over a revealed hand's faces would have to be laid there."""
+
 
 def off_piles(seen: list[Seen], piles: list[Zone], frame: SeatFrame | None = None) -> list[Seen]:
     """`seen` without the faces lying in the zones of `piles` (a seat's reach may take in the discard pile's edge,
-    whose faces are not the hand's), but for those that carry on a row of the hand (`PILE_ROW_MM`; with the
-    seat's `frame` given)."""
+    whose faces are not the hand's), but for those that carry on a row of the hand (`PILE_ROW_MM`) or lie over its
+    rows (`OVER_ROWS`; both with the seat's `frame` given)."""
     on_pile = [s.code != "back" and any(p.contains(s.centre) for p in piles) for s in seen]
     kept = [not o for o in on_pile]
     if frame is not None:
@@ -132,7 +141,23 @@ def off_piles(seen: list[Seen], piles: list[Zone], frame: SeatFrame | None = Non
                 if any(kept[j] and seen[j].code != "back" and squared(boxes[j]) and in_line(b, boxes[j])
                        for j in range(len(seen))):
                     kept[i] = grown = True
+        hand = [boxes[j] for j in range(len(seen)) if kept[j] and seen[j].code != "back" and squared(boxes[j])]
+        for i, b in enumerate(boxes):
+            if not kept[i] and squared(b) and over_rows(b, hand):
+                kept[i] = True
     return [s for s, k in zip(seen, kept, strict=True) if k]
+
+
+def over_rows(box: tuple[float, float, float, float], hand: list[tuple[float, float, float, float]]) -> bool:
+    """Seat-frame `box` (u0, u1, v0, v1) has its player-side edge on the `hand` boxes along `OVER_ROWS` or more of
+    its width: it lies over them, from further in. (Its edge, not its area: the faces under it show, and are boxed,
+    only up to it.)"""
+    under = [h for h in hand if h[2] < box[2] < h[3]]
+    us = np.arange(box[0], box[1], 1.0) + 0.5  # a millimetre grid along the edge
+    covered = np.zeros(len(us), bool)
+    for h in under:
+        covered |= (us >= h[0]) & (us <= h[1])
+    return bool(covered.size) and float(covered.mean()) >= OVER_ROWS
 
 
 def owned(seen: list[Seen], zone: Zone, others: list[Zone]) -> list[Seen]:

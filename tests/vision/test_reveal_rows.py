@@ -475,6 +475,35 @@ def test_a_third_row_carried_on_over_the_discard_zones_edge_is_the_hands() -> No
     assert off_piles([blue, green], [pile], frame) == []  # no face of the hand to carry on
 
 
+def test_a_row_of_one_laid_over_the_hand_on_the_discard_zones_edge_is_the_hands() -> None:
+    """Fresh 59009 of stop 35: a hand of fifteen in rows of seven, seven and one; the third row's Red 0, laid 40 mm
+    further in than the second and over it, had its centre 2 mm inside the discard zone and no face to be in line
+    with: dropped as the pile's, the hand was read as fourteen. A face whose near edge lies on the hand's faces
+    along half its width or more is the hand's (`OVER_ROWS`); one beside the rows, or turned, is the pile's."""
+    table = default_table(4)
+    seat, pile = table.seat_zones()[0], table.discard
+    frame = SeatFrame.of(table, seat)
+    near = table.height - float(pile.polygon[:, 1].max())  # the discard zone's edge, in v
+    lone_v0 = near - CARD_H_MM / 2 + 2.0  # the lone card's centre 2 mm inside the pile's zone
+    second_v0 = lone_v0 - 40.0
+
+    def card(u0: float, v0: float, code: str) -> Seen:
+        return Seen(code, frame.to_table(u0, u0 + CARD_W_MM, v0, v0 + CARD_H_MM), 0.9)
+
+    pile_u1 = max(frame.to_seat((*p, *p))[1] for p in pile.polygon)  # the pile zone's end along the row
+    row = [card(pile_u1 - 60.0 + 33.0 * k, second_v0, f"red-{k}") for k in range(7)]
+    lone = card(pile_u1 - 40.0, lone_v0, "red-0")
+    beside = card(pile_u1 - 137.0, lone_v0, "blue-7")  # short of the row's end: its edge on no face
+    assert pile.contains(lone.centre) and pile.contains(beside.centre)
+    assert all(not pile.contains(c.centre) for c in row)
+    c = pile.centre
+    turned = Seen("yellow-2", (c[0] - 45, c[1] - 50, c[0] + 45, c[1] + 50), 0.9)
+    assert off_piles([*row, lone, beside, turned], [pile], frame) == [*row, lone]
+    half_on = card(pile_u1 - 60.0 - CARD_W_MM * 0.6, lone_v0, "green-3")  # its edge on the row along 40 % of it
+    assert pile.contains(half_on.centre)
+    assert off_piles([*row, half_on], [pile], frame) == row
+
+
 def test_a_wild_read_as_a_card_back_among_a_revealed_row_is_named_again() -> None:
     """A Wild's strip in a row (black with a red curve) is boxed as a card back; among the row's faces it is named
     by the revealed-card classifier, while a back lying apart from the row (a held fan) is left alone."""
