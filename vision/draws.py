@@ -20,6 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.carried_boxes import fan_members, with_palms, without_merged
 from vision.discard import inside_share
 from vision.lower_fit import strip_turns
 from vision.motion import LOW, ForegroundModel, Hand
@@ -174,38 +175,6 @@ def arm_down_turn(forward: np.ndarray) -> int:
     pointing down the crop: the way up the detector tells a small carried fan's cards apart (`TURNED_UP_TO`).
     `strip_turns` brings a direction to the left; one more anticlockwise quarter-turn takes the left down."""
     return (strip_turns(float(forward[0]), float(forward[1])) + 1) % 4
-
-
-def without_merged(backs: list[Seen]) -> list[Seen]:
-    """Drop a box that holds most of two or more other boxes: the detector's box around a pair of overlapping
-    cards beside its boxes for each (NMS keeps both, their overlap being small against the big box)."""
-    return [a for a in backs if sum(1 for b in backs if b is not a and a.overlap(b) >= 0.6 * max(b.area, 1e-6)) < 2]
-
-
-FAN_OVERLAP = 0.3
-"""A moving back in a seat's zone, beyond `CARRY_MM` of the tip, is carried when this share of its box lies in the box
-of a back already carried: it is a card of the same fan, which the blob's tip does not reach. Why: a hand the
-colour of the table shows only its sleeve, so the tip is the sleeve's end and a fan of four held below the palm
-reaches 85-95 mm beyond it; entering the seat's zone on its way home, its far cards were dropped (fresh 51007 of
-stop 34: a draw of four read 4 on the last read before the cards crossed into the zone, 2 on the read after, and
-counted three). A fan's cards overlap their neighbours by half a card or more; a hand of backs lying at the seat
-does not move, and the seat's held fan is dropped before (`HELD_FAN_MM`). Measured with the second-read rule of
-`DrawTracker._read_carry` on whole sets: 51000's draw counts 99.06 -> 99.69 % (flags 15 -> 17 of 18 fully seen
-games), 45000 99.7 -> 100 %, 43000 100 % as before (47000, read on an interim commit with this rule and one since
-dropped, 100 % as before)."""
-
-
-def fan_members(carried: list[Seen], candidates: list[Seen]) -> list[Seen]:
-    """`carried` with each of `candidates` whose box lies `FAN_OVERLAP` or more in a carried back's box, taken
-    in as they join (a fan's far card overlaps its neighbour, not the card at the fingers)."""
-    out, rest = list(carried), list(candidates)
-    grew = True
-    while grew and rest:
-        joined = [c for c in rest if any(c.overlap(b) >= FAN_OVERLAP * max(c.area, 1e-6) for b in out)]
-        out += joined
-        rest = [c for c in rest if not any(c is j for j in joined)]
-        grew = bool(joined)
-    return out
 
 
 def hidden_in_fan(backs: list[tuple[float, float, float]]) -> int:
@@ -492,10 +461,15 @@ class DrawTracker:
         0.24-0.46, on every read; the second read saw five each time, and the draw was read as six). (Widening
         every region instead would shrink every card the detector sees, its input being 320 pixels; joining two
         reads counts cards twice or drops them, the detector boxing a card differently in each.)"""
-        backs = self._carried(self.reader.read(image, region, self.scale, t, turn=turn), h)
+        def carried(seen: list[Seen]) -> list[Seen]:  # the hand's backs, not a card boxed again with its palm
+            backs = self._carried(seen, h)
+            palms = with_palms(image, self.model.table, backs)
+            return [b for b in backs if not any(b is p for p in palms)]
+
+        backs = carried(self.reader.read(image, region, self.scale, t, turn=turn))
         again = self.recentred(region, backs)
         if again is not None:
-            more = self._carried(self.reader.read(image, again, self.scale, t, turn=turn), h)
+            more = carried(self.reader.read(image, again, self.scale, t, turn=turn))
             clear = not any(self.discard.contains(s.centre) for s in more)
             if (clear and more and not self.runs_out(again, more)) or (
                     len(backs) < len(more) and (len(more) <= len(backs) + self.outside(region, more) or clear)):
