@@ -37,6 +37,13 @@ the card was read as played). A card or pair laid on the discard pile is never t
 DETACHED_STUB = 0.6
 """A seat's hand reaching less than this share of its reach the frame before is a stub of the arm, its hand cut
 off from it."""
+DETACHED_AHEAD = 10.0
+"""... or, where the arm still reaches `DETACHED_STUB` of that, a loose blob where the hand was, moving, whose far
+point reaches this many mm beyond where the hand reached the frame before: nothing but the hand itself goes on
+ahead of where the hand has been (a card let go, or a change the hand leaves, lies where it was). Why: fresh 61019
+of stop 36: seat 3's khaki sleeve, the colour of the table's lit band, left the palm a loose blob as the arm
+reached for the draw pile; the arm's blob still reached 0.75 of what it did (391 -> 293 mm) so it was no stub,
+the hand was lost, and four of the seat's five draws of two went unseen."""
 DETACHED_ON_DISCARD = 0.5
 """A loose blob centred on the discard pile with at least this share of it on the pile, and no larger than
 `DETACHED_CARD_AREAS` cards, may be the card just laid, never a detached hand. An arm reaching across the pile to
@@ -221,8 +228,8 @@ class ForegroundModel:
             prev = [h for h in before if h.seat == seat]
             now = [h for h in self.hands if h.seat == seat]
             prev_reach = max(h.reach for h in prev)
-            if now and max(h.reach for h in now) >= DETACHED_STUB * prev_reach:
-                continue
+            # a stub left of the arm, or (`DETACHED_AHEAD`) an arm that still reaches but whose hand goes on beyond it
+            ahead_only = bool(now) and max(h.reach for h in now) >= DETACHED_STUB * prev_reach
             near = np.zeros_like(prev[0].mask)
             for h in prev:
                 near |= h.mask
@@ -234,6 +241,10 @@ class ForegroundModel:
                 if where < 0.3 or self._on_discard(b):
                     continue  # (a blob on the discard pile is the discard tracker's: maybe a card laid)
                 moving = float((b.mask & self.motion).sum()) / area
+                if ahead_only:
+                    ys, xs = np.nonzero(b.mask)
+                    if moving < DETACHED_MOVING or self._tip(seat, xs, ys)[1] < prev_reach + DETACHED_AHEAD:
+                        continue
                 if moving >= DETACHED_MOVING or (where >= DETACHED_SAME and (b.mask & self.piles_mask).any()):
                     taken.append(b)
             if not taken:

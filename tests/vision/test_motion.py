@@ -182,6 +182,30 @@ def test_a_hand_and_forearm_cut_off_just_past_the_discard_pile_are_followed_over
         assert [h.seat for h in model.hands] == [3] and not model.blobs, f"frame {k}"
 
 
+def test_a_hand_going_on_beyond_an_arm_that_still_reaches_far_is_followed() -> None:
+    """Fresh 61019 of stop 36: a sleeve the colour of the table's lit band left the palm a loose blob as the arm
+    reached on for the draw pile, while the arm's blob still reached 0.75 of what it had: no stub, so the hand was
+    lost and four draws went unseen. A loose, moving blob where the hand was that reaches on beyond where the hand
+    got the frame before is the hand going on (`DETACHED_AHEAD`); it is followed to the pile and rests there."""
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    empty = np.full((int(table.height), int(table.width), 3), 90, np.uint8)
+    model.update(empty, 0.0)
+    sleeve, skin = (60, 60, 200), (120, 150, 210)
+    edge = model.edge_points[0]
+    for k, y in enumerate([400, 360, 330, 300, 270, 240, 220, 220, 220]):  # seat 0's arm, up to the draw pile
+        frame = empty.copy()
+        frame[y + 40:560, 360:400] = sleeve
+        frame[y:y + 40, 350:410] = skin
+        if y <= 330:  # the sleeve unseen there: the arm's blob reaches 163 mm, 0.70 of the 233 mm before
+            frame[420:450, 340:420] = empty[0, 0]
+        model.update(frame, 0.1 * (k + 1))
+        assert [h.seat for h in model.hands] == [0] and not model.blobs, f"frame {k}"
+        assert model.hands[0].reach > float(np.hypot(380 - edge[0], y - edge[1])) - 5  # the hand's end, not the arm's
+    assert table.draw.contains(model.hands[0].tip)  # the fingers rest on the draw pile
+
+
 def test_a_card_left_on_the_discard_pile_is_never_taken_for_the_hand_that_laid_it() -> None:
     """The hand that laid a card leaves at once; the card, a loose blob where the hand was, moving on that frame,
     lies on the discard pile: it stays a candidate for the discard tracker."""
