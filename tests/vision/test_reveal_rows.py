@@ -61,6 +61,19 @@ def test_a_row_seen_by_its_right_edges() -> None:
     assert [(round(s[0]), round(s[1])) for s in strips] == [(88, 120)]
 
 
+def test_a_gap_beyond_a_card_showing_whole_holds_strips_only() -> None:
+    """Fresh 61019 of stop 36: a row of seven at a 32.5 mm pitch, its top card boxed whole at the left end (153-210)
+    and the strip beside it unboxed; the other boxes wander (the detector's, in the seat's frame). Its left edges
+    were taken for the steady ones, the first gap (86 mm, 2.8 pitches) filled with two cards where one was hidden,
+    and the hand of twelve was read as thirteen. The gap holds the whole card's width, then one pitch."""
+    boxes = [(153.0, 210.0, 69.0, 153.0), (239.0, 285.0, 69.0, 114.0), (271.0, 309.0, 69.0, 111.0),
+             (301.0, 340.0, 69.0, 114.0), (357.0, 405.0, 70.0, 158.0)]
+    strips = hidden_in_row(boxes, covered_from=107.0, pitch=32.3)
+    assert [(round(s[0]), round(s[1])) for s in strips] == [(210, 239), (329, 357)]
+    assert hidden_in_row(boxes, covered_from=107.0, seen_covered=True, pitch=32.3) == [
+        s for s in strips if s[0] > 300]  # a lone row: nothing hides beyond a card with nothing on it
+
+
 def test_a_row_whose_own_edges_wander_is_read_at_the_hands_pitch() -> None:
     """Tuning game 1314: the first row of a hand of 13 showed its whole first card, then strips whose boxes wandered
     up to 7 mm (lefts 0, 34, 123, 161, 193 for cards at a 32 mm pitch); its own pitch (34.7 from the gaps of one)
