@@ -80,6 +80,12 @@ count right and 4 wrong (fours read as fives). In three of those (31014, 33013, 
 found a gap differed by 0.4-3 %: with this bar they read four, and nothing else moves (1,029 -> 1,032 right). The
 fourth, 25004, whose ends differed by 37-52 %, still read five (its pitch reads four: `FAN_MIN_PITCH_MM`)."""
 PALM_MOTION_PX = 12  # motion raster pixels on the pile near the tip (about 75 mm^2 in all) that make a palm
+BEYOND_MM = 15.0
+"""A visit's hand that has left the pile and reaches the discard pile this much further from its seat than it ever
+reached on the draw pile is going on to lay a card, not home with a carry: the visit is dropped as a hand passing
+over the pile. Why: fresh 59006 of stop 35: seat 1's path to the discard pile crossed the draw zone's corner; a
+frame whose blob lost the hand (reach 312 -> 242 mm) made the visit "leave", and the Wild Draw Four in the hand,
+boxed as a back, was read on the way on (reach 307-344 mm against 277 on the pile) and made a draw of one."""
 TRIPS_S = 2.0  # the trips of one draw (a hand going back to the pile for more) follow within this many seconds
 RUNS_OUT_MM = 3.0  # a carried back whose box ends this near the read's side runs out of it: the fan goes on beyond
 SPREAD_MM_S = 2000.0
@@ -242,7 +248,7 @@ class DrawTracker:
             # the palm looked for ahead of the sleeve starts a visit; one going on ends as the tip leaves the zone
             # (the frames just after, the drawn cards still spread, are the best to count on)
             on_pile = self.zone.contains(h.tip) if v is not None and not v.left else self.reaches_pile(h, v is None)
-            if self.discard.contains(h.tip) and v is not None and not v.left:
+            if self.discard.contains(h.tip) and v is not None and (not v.left or h.reach > v.max_reach + BEYOND_MM):
                 if v.spread or self.hopped(v, h, t):
                     v.spread = True  # the drawn fan reaches over the discard pile: the hand is still at the pile
                     continue

@@ -754,3 +754,32 @@ def test_a_drawn_fan_spreading_over_the_discard_pile_is_no_hand_going_on() -> No
 
     assert visit(1 / 30) == [(2, 1.0)]  # 80 mm in a frame: the fan spread
     assert visit(0.2) == []  # 80 mm in 0.2 s: a hand going on to the discard pile
+
+
+def test_a_hand_that_left_the_pile_and_goes_on_beyond_it_to_the_discard_pile_drew_nothing() -> None:
+    """Fresh 59006 of stop 35: seat 1's way to the discard pile crossed the draw zone's corner, a frame whose blob
+    lost the hand made that "visit" leave the pile, and the Wild Draw Four in the hand, boxed as a back, was read
+    on the way on and made a draw of one. A hand that reaches the discard pile further from its seat than it ever
+    reached on the draw pile (`BEYOND_MM`) is going on to lay a card; one going home with a card is a draw."""
+    for way, drawn in (("on", []), ("home", [1])):
+        model, tracker, backs = _carrying_tracker()
+        model.motion[:] = True  # the card moves with the hand ...
+        model.motion &= ~tracker.pile_mask  # ... and the pile lies still: no palm on it once the hand is off it
+        edge = model.edge_points[1]  # seat 1, the table's left edge: the draw pile lies before the discard pile
+        mask = np.zeros((model.raster.h, model.raster.w), bool)
+        events = []
+        on_pile = np.array([440.0, 280.0])
+        left = np.array([410.0, 380.0])  # a frame whose blob lost the hand: off the pile, the reach 18 mm short
+        assert model.table.draw.contains(on_pile) and not model.table.draw.contains(left)
+        steps = ([(470.0, 340.0), (510.0, 320.0), (550.0, 300.0), (590.0, 290.0), (630.0, 280.0)] if way == "on"
+                 else [(370.0 - 40.0 * k, 400.0 + 10.0 * k) for k in range(6)])
+        assert way == "home" or model.table.discard.contains(np.array(steps[1]))
+        out = [left, *(np.array(p) for p in steps)]
+        for k, tip in enumerate([on_pile, *out, *([None] * 20)]):
+            if tip is None:
+                model.hands = []
+            else:
+                model.hands = [SimpleNamespace(seat=1, tip=tip, reach=float(np.hypot(*(tip - edge))), mask=mask)]
+                backs[:] = [_back(tip[0] - 20.0, tip[1] - 60.0, tip[0] + 36.0, tip[1] + 27.0)]
+            events += tracker.step(np.zeros((560, 1000, 3), np.uint8), 1.0 + k / 30)
+        assert [e["count"] for e in events] == drawn, way
