@@ -53,7 +53,9 @@ beyond that card is dark (every channel under `DARK_LEVEL`): a card back is a bl
 shows it; a palm does not. Why: fresh 59007 of stop 35: a hand carrying one card home, the card at its fingertips,
 the detector boxing the card (0.9-0.95) and a box from the card's far edge over the palm behind it (0.63-0.92,
 2.0-3.1 times the card's box) on three reads of each of two draws of one, both read as two. Measured: the 12 such
-boxes there had 0.00 of their part beyond the card dark; game 59004 read whole had no box held so in another."""
+boxes there had 0.00 of their part beyond the card dark; game 59004 read whole had no box held so in another; a
+fan of two at the renderer's pitch, boxed whole beside its top card, shows 0.3-0.4 dark beyond it (its lower
+card's strip)."""
 DARK_LEVEL = 70
 
 

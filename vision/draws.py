@@ -115,12 +115,13 @@ class Visit:
 
 
 ONE_READ_BACKS = 2
-"""A trip cut short (`DrawTracker.cut_short`) after one read counts only when that read saw this many backs: one box on one frame
-is what a dark face in a passing hand makes, and `settled_count` counts no box read on one frame only. Why: fresh
-59006 of stop 35: a hand carrying a Wild Draw Four to the discard pile lingered by the draw pile, was taken for a
-visit, and on its one read (turned, `TURNED_UP_TO`) the dark face was boxed as a back at 0.72; the "hand" was on the
-pile again, then went on to the discard pile, and the trip's one back was made a draw of one, which replayed as a
-flag that did not happen. A trip that read two backs or more on its one frame (tuning 1207: six) still counts."""
+"""A trip cut short (`DrawTracker.cut_short`) after one read counts only when that read saw this many backs: one box
+on one frame is what a dark face in a passing hand makes, and `settled_count` counts no box read on one frame only.
+Why: fresh 59006 of stop 35: a hand carrying a Wild Draw Four to the discard pile lingered by the draw pile, was
+taken for a visit, and on its one read (turned, `TURNED_UP_TO`) the dark face was boxed as a back at 0.72; the
+"hand" was on the pile again, then went on to the discard pile, and the trip's one back was made a draw of one,
+which replayed as a flag that did not happen. A trip that read two backs or more on its one frame (tuning 1207:
+six) still counts."""
 
 
 def settled_count(counts: list[int]) -> int:

@@ -112,8 +112,8 @@ with the seat, its player-side edge on faces the hand keeps along this share of 
 laid over the ones before it). Why: a row of one has no face to be in line with (`PILE_ROW_MM`). Fresh 59009 of stop
 35: a hand of fifteen in rows of seven, seven and one; the third row's Red 0 lay 40 mm further in than the second,
 its near edge on the second row's faces along all its width and its centre 2 mm inside the discard zone, was
-dropped as the pile's, and the hand was read as fourteen. The pile's cards lie where they were
-thrown, around the pile's middle; one lying half over a revealed hand's faces would have to be laid there."""
+dropped as the pile's, and the hand was read as fourteen. The pile's cards lie where they were thrown, around the
+pile's middle; one lying over a revealed hand's faces would have to be laid there."""
 
 
 def off_piles(seen: list[Seen], piles: list[Zone], frame: SeatFrame | None = None) -> list[Seen]:
