@@ -168,8 +168,11 @@ def on_top_last(cards: list[Seen]) -> list[Seen]:
     and a lower card a strip, unless another card is boxed much more surely (`TOP_SURER`). Only the detector's
     box scores (`Seen.presence`) are compared: a lower card named by the lower-card model on its fitted box
     (`ZoneCandidates._lower_by_fit`) carries that model's confidence in its name, no box score, and is never
-    taken for the top (tuning 37014: a yellow Skip so named at 0.91 under a yellow Reverse boxed at 0.58)."""
-    order = sorted(cards, key=lambda s: s.area)
+    taken for the top (tuning 37014: a yellow Skip so named at 0.91 under a yellow Reverse boxed at 0.58), though
+    its fitted box be as large as the top card's or a hair larger (fresh 67012 of stop 36: the two boxes 5,467 mm²
+    each, their order on a tie left to the order read, the lower card came out on top, and the next play was judged
+    against it)."""
+    order = sorted(cards, key=lambda s: (s.presence is not None, s.area))
     if len(order) < 2:
         return order
     top = order[-1]

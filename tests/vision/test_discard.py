@@ -365,6 +365,12 @@ def test_the_card_on_top_of_a_pair_is_the_larger_box_unless_the_other_is_boxed_m
     named = Seen("yellow-skip", seven.box_mm, 0.91)
     reverse = Seen("yellow-reverse", seven.box_mm, 0.58, presence=0.6)
     assert [s.code for s in on_top_last([named, reverse])] == ["yellow-skip", "yellow-reverse"]
+    # fresh 67012 of stop 36: the fitted box the same size as the top card's, read in either order, or a hair
+    # larger; the lower card came out on top on the read the play was decided from, and the next play, laid on the
+    # true top card, was flagged `illegal_card`
+    assert [s.code for s in on_top_last([reverse, named])] == ["yellow-skip", "yellow-reverse"]
+    wider = Seen("yellow-skip", (577.9, 243.0, 670.1, 301.0), 0.91)
+    assert [s.code for s in on_top_last([reverse, wider])] == ["yellow-skip", "yellow-reverse"]
     assert on_top_last([seven]) == [seven] and on_top_last([]) == []
 
 
