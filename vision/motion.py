@@ -34,6 +34,18 @@ DETACHED_SAME = 0.6
 or hovering over the discard pile with a card it does not lay (a feint; held-out 29013: seat 2's lilac sleeve,
 the table's colour, left the palm and its red 3 a loose blob of 2.45 cards once it stood still over the pile, and
 the card was read as played). A card or pair laid on the discard pile is never taken (`DETACHED_ON_DISCARD`)."""
+DETACHED_LEFT = 0.5
+"""... unless the hand has let it go: of what the seat's hand covered the frame before and nothing covers now, at
+least this share moved (and at least `DETACHED_LEFT_AREA` cards of it), the hand pulling away from what it laid.
+A palm at rest, cut off from its sleeve, leaves nothing behind that moves. Why: fresh 69012 of stop 37: two cards
+laid together fanned wide, a change of 1.75 cards (over `DETACHED_CARD_AREAS`), still where the hand had been
+when the arm pulled back to 0.59 of its reach in one frame (0.87 cards it had covered uncovered, 0.89 of that
+moving); the cards were followed as the hand until absorbed, and the play was never seen."""
+DETACHED_LEFT_AREA = 0.2
+DETACHED_LEFT_STILL = 0.05
+"""... and the blob itself shows next to no motion (under this share of it): what was let go lies still (0.00 on
+69012, 0.03 where the palm had just touched it), while a hand sliding on, its plain middle showing no change from
+frame to frame, moves at its ends (0.09 and more)."""
 DETACHED_STUB = 0.6
 """A seat's hand reaching less than this share of its reach the frame before is a stub of the arm, its hand cut
 off from it."""
@@ -220,7 +232,8 @@ class ForegroundModel:
         before and is gone now, or only a stub of its arm is left (reaching less than `DETACHED_STUB` of what it
         did), a loose blob where that hand was, moving (or lying still on a pile: a palm at rest there, `DETACHED_SAME`),
         is taken into the seat's hand. Never a blob lying on the discard pile, which may be the card just laid
-        (`DETACHED_ON_DISCARD`); followed `DETACHED_MAX_FRAMES` at most."""
+        (`DETACHED_ON_DISCARD`), nor a still one the hand has just pulled away from (`DETACHED_LEFT`); followed
+        `DETACHED_MAX_FRAMES` at most."""
         followed: dict[int, int] = {}
         for seat in sorted({h.seat for h in before}):
             if self.detached.get(seat, 0) >= DETACHED_MAX_FRAMES:
@@ -234,6 +247,7 @@ class ForegroundModel:
             for h in prev:
                 near |= h.mask
             near = cv2.dilate(near.astype(np.uint8), self._k5) > 0
+            let_go = self._let_go(prev, now)
             taken: list[Blob] = []
             for b in self.blobs:
                 area = max(b.area, 1.0)
@@ -245,7 +259,9 @@ class ForegroundModel:
                     ys, xs = np.nonzero(b.mask)
                     if moving < DETACHED_MOVING or self._tip(seat, xs, ys)[1] < prev_reach + DETACHED_AHEAD:
                         continue
-                if moving >= DETACHED_MOVING or (where >= DETACHED_SAME and (b.mask & self.piles_mask).any()):
+                left_lying = let_go and moving < DETACHED_LEFT_STILL  # what the hand let go of lies still
+                if moving >= DETACHED_MOVING or (where >= DETACHED_SAME and (b.mask & self.piles_mask).any()
+                                                 and not left_lying):
                     taken.append(b)
             if not taken:
                 continue
@@ -259,6 +275,20 @@ class ForegroundModel:
             self.hands.append(Hand(seat, mask, *self._tip(seat, xs, ys), bbox))
             followed[seat] = self.detached.get(seat, 0) + 1
         self.detached = followed
+
+    def _let_go(self, prev: list[Hand], now: list[Hand]) -> bool:
+        """The seat's hand pulled away from what it held: of what it covered the frame before (`prev`) and neither
+        its arm now (`now`) nor any loose blob covers, at least `DETACHED_LEFT_AREA` cards' worth, at least
+        `DETACHED_LEFT` moved this frame."""
+        vacated = np.zeros_like(self.fg)
+        for h in prev:
+            vacated |= h.mask
+        for part in [*now, *self.blobs]:
+            vacated &= ~part.mask
+        area = float(vacated.sum())
+        if area < DETACHED_LEFT_AREA * CARD_AREA_PX:
+            return False
+        return float((vacated & self.motion).sum()) >= DETACHED_LEFT * area
 
     def _on_discard(self, b: Blob) -> bool:
         """`b` is centred on the discard pile, lies mostly on it and is the size a card or two laid there would be

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.motion import LOW, ForegroundModel
+from vision.motion import CARD_AREA_PX, DETACHED_CARD_AREAS, LOW, ForegroundModel
 from vision.tablefile import default_table
 
 
@@ -227,6 +227,47 @@ def test_a_card_left_on_the_discard_pile_is_never_taken_for_the_hand_that_laid_i
     model.update(frame, 0.7)
     assert not model.hands and len(model.blobs) == 1
     assert table.discard.contains(model.blobs[0].centroid)
+
+
+def test_a_pair_fanned_wide_is_left_on_the_discard_pile_when_the_hand_pulls_back_at_once() -> None:
+    """Fresh 69012 of stop 37: two cards laid together fanned wide changed 1.75 cards of the pile, more than a
+    card or pair is taken to (`DETACHED_CARD_AREAS`); the arm pulled back to under `DETACHED_STUB` of its reach in
+    one frame, and the still cards where the hand had been were followed as the hand until absorbed: the play was
+    never seen. The hand moved away from them (`DETACHED_LEFT`), so they stay a loose blob for the discard
+    tracker."""
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    empty = np.full((int(table.height), int(table.width), 3), 90, np.uint8)
+    model.update(empty, 0.0)
+    red, yellow, skin, sleeve = (40, 40, 200), (30, 200, 230), (120, 150, 210), (60, 200, 60)
+
+    def pair(frame: np.ndarray, x: int) -> None:
+        frame[235:325, x + 40:x + 100] = yellow  # the lower card, fanned out beyond ...
+        frame[235:325, x:x + 60] = red  # ... the top one: 1.8 cards together
+
+    for k, x in enumerate([760, 700, 640, 580, 560, 560]):  # seat 3's hand carries the pair in and lays it
+        frame = empty.copy()
+        frame[265:295, x + 100:1000] = sleeve
+        pair(frame, x)
+        frame[255:305, x + 30:x + 100] = skin
+        model.update(frame, 0.1 * (k + 1))
+        assert [h.seat for h in model.hands] == [3] and not model.blobs, f"frame {k}"
+    reach = model.hands[0].reach
+    frame = empty.copy()  # the palm slides off the cards, still touching them
+    pair(frame, 560)
+    frame[265:295, 730:1000] = sleeve
+    frame[255:305, 660:730] = skin
+    model.update(frame, 0.7)
+    for k, x in enumerate([800, 860, 920]):  # then pulls back at once, the cards left lying
+        frame = empty.copy()
+        pair(frame, 560)
+        frame[265:295, x + 70:1000] = sleeve
+        frame[255:305, x:x + 70] = skin
+        model.update(frame, 0.8 + 0.1 * k)
+        assert all(h.reach < 0.6 * reach for h in model.hands), f"frame {k}: the hand pulled back"
+        assert len(model.blobs) == 1 and table.discard.contains(model.blobs[0].centroid), f"frame {k}"
+        assert model.blobs[0].area > DETACHED_CARD_AREAS * CARD_AREA_PX  # too large to be taken for a card alone
 
 
 def test_a_hand_the_colour_of_the_table_leaves_no_ghost_for_its_sleeve() -> None:
