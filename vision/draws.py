@@ -112,6 +112,32 @@ class Visit:
     first_t: float | None = None  # that trip's time on the pile
     tip: np.ndarray | None = None  # the tip when last on the pile
     spread: bool = False  # the tip hopped to the discard pile's zone: a fan spread (`SPREAD_MM_S`), no hand going on
+    drawn: int = 0  # cards of this carry already drawn by a visit decided just before, never taken home (`REVISIT_S`)
+
+
+REVISIT_S = 0.5
+REVISIT_MM = 60.0
+"""A hand on the draw pile again within `REVISIT_S` of the frame its seat's draw was decided on, having come no
+nearer its seat since than `REVISIT_MM` short of its reach on the pile, never took that draw home: the visit goes
+on, and only what it carries beyond the draw already made is drawn (`Drawn`). Why: fresh 71003 of stop 38: seat
+2's hand took one card, the blob lost the fingers for a few frames (its reach 253 -> 214-232 mm), so the visit
+"left" and its five reads (0, 0, 0, 1, 1) made a draw of one; on the next frame the card, dragged off the pile,
+joined the blob, whose far end lay on the pile again (reach 263 mm), and the hand's real way home was read as a
+second draw of one (replayed: two `wrong_draw` flags and a `missed_uno` that did not happen). A hand going home
+comes 20-35 mm nearer its seat a frame, and a seat's next draw of the renderer's games starts at least 0.6 s after
+the last was decided, the hand home between. At a real table a player who takes cards one at a time is such a
+hand too: each card is drawn once, where the trip's count alone would count the first again."""
+
+
+@dataclass
+class Drawn:
+    """A seat's draw just decided (`REVISIT_S`): when, the visit's reach on the pile, the cards the hand holds, and
+    the least reach of the seat's hand since."""
+
+    t: float
+    reach: float
+    count: int
+    nearest: float
 
 
 ONE_READ_BACKS = 2
@@ -223,6 +249,7 @@ class DrawTracker:
         self.pile_mask = model.raster.zone_mask(self.zone.name)
         self.discard = model.table.discard
         self.visits: dict[int, Visit] = {}
+        self.drawn: dict[int, Drawn] = {}  # each seat's draw just decided (`REVISIT_S`)
         # seats whose way to the draw pile crosses the discard pile (it lies nearer them by a card's length)
         edges = model.edge_points
         self.crossing = {i for i, e in enumerate(edges)
@@ -246,6 +273,11 @@ class DrawTracker:
                 by_seat[h.seat] = h
         for seat, h in by_seat.items():
             v = self.visits.get(seat)
+            d = self.drawn.get(seat)
+            if d is not None and t - d.t > REVISIT_S:
+                d = self.drawn.pop(seat)
+            elif d is not None:
+                d.nearest = min(d.nearest, h.reach)
             # the palm looked for ahead of the sleeve starts a visit; one going on ends as the tip leaves the zone
             # (the frames just after, the drawn cards still spread, are the best to count on)
             on_pile = self.zone.contains(h.tip) if v is not None and not v.left else self.reaches_pile(h, v is None)
@@ -266,7 +298,9 @@ class DrawTracker:
                     if self.model.withdrawing(h, 15.0):
                         continue  # coming back over the pile from further in (the discard pile): not a visit
                     before, first_t = self.cut_short(v)
-                    v = self.visits[seat] = Visit(seat, t, h.reach, last_seen=t, before=before, first_t=first_t)
+                    drawn = v.drawn if v is not None else self.not_taken_home(seat, t)
+                    v = self.visits[seat] = Visit(seat, t, h.reach, last_seen=t, before=before, first_t=first_t,
+                                                  drawn=drawn)
                 if v.first_t is not None and t - v.first_t > TRIPS_S:
                     # no second trip of one draw stays this long: the earlier trip's cards are a draw of their own
                     out += self.earlier_trip(v, t)
@@ -290,10 +324,11 @@ class DrawTracker:
             if self.settled(v.counts):
                 del self.visits[seat]
                 n = carry_count(v.counts, v.hidden)
-                if (n or v.before) > 0:
+                if (n or v.before) > v.drawn:
                     agree = sum(1 for c, k in zip(v.counts, v.hidden, strict=True) if c + k == n) / len(v.counts)
-                    out.append(draw_event(seat, v.t if v.first_t is None else v.first_t, n or v.before,
+                    out.append(draw_event(seat, v.t if v.first_t is None else v.first_t, (n or v.before) - v.drawn,
                                           0.5 + 0.5 * agree, t))
+                self.took(seat, v, n or v.before, h, t)
         for seat in list(self.visits):  # the hand left the table (or was lost for a while): decide with what was read
             v = self.visits[seat]
             if seat in by_seat:
@@ -301,9 +336,23 @@ class DrawTracker:
             elif t - v.last_seen > 0.5:
                 self.visits.pop(seat)
                 count, first_t = self.cut_short(v)
-                if count > 0:
-                    out.append(draw_event(seat, v.t if first_t is None else first_t, count, 0.5, t))
+                if count > v.drawn:
+                    out.append(draw_event(seat, v.t if first_t is None else first_t, count - v.drawn, 0.5, t))
         return self.without_starter(out)
+
+    def took(self, seat: int, v: Visit, count: int, h: Hand, t: float) -> None:
+        """Remember the draw `v` decided (`REVISIT_S`): the hand holds `count` cards, or what an earlier visit's
+        draw left it holding."""
+        if max(count, v.drawn) > 0:
+            self.drawn[seat] = Drawn(t, v.max_reach, max(count, v.drawn), h.reach)
+
+    def not_taken_home(self, seat: int, t: float) -> int:
+        """The cards of the seat's draw just decided when its hand, on the pile again now, never took them home
+        (`REVISIT_S`, `REVISIT_MM`); else 0."""
+        d = self.drawn.pop(seat, None)
+        if d is None or t - d.t > REVISIT_S or d.nearest < d.reach - REVISIT_MM:
+            return 0
+        return d.count
 
     def without_starter(self, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """`out` without its draws of one while no card lies on the discard pile (`pile_started`).
@@ -327,9 +376,9 @@ class DrawTracker:
         off the visit; none when there were none."""
         if not v.before or v.first_t is None:
             return []
-        event = draw_event(v.seat, v.first_t, v.before, 0.5, t)
-        v.before, v.first_t = 0, None
-        return [event]
+        count, first_t = v.before - v.drawn, v.first_t  # what a draw already made counted is not drawn again
+        v.before, v.first_t, v.drawn = 0, None, 0
+        return [draw_event(v.seat, first_t, count, 0.5, t)] if count > 0 else []
 
     @staticmethod
     def cut_short(v: Visit | None) -> tuple[int, float | None]:

@@ -783,3 +783,41 @@ def test_a_hand_that_left_the_pile_and_goes_on_beyond_it_to_the_discard_pile_dre
                 backs[:] = [_back(tip[0] - 20.0, tip[1] - 60.0, tip[0] + 36.0, tip[1] + 27.0)]
             events += tracker.step(np.zeros((560, 1000, 3), np.uint8), 1.0 + k / 30)
         assert [e["count"] for e in events] == drawn, way
+
+
+def test_a_hand_back_on_the_pile_before_it_went_home_draws_only_what_it_took_more() -> None:
+    """Fresh 71003 of stop 38: seat 2's hand took one card, its blob lost the fingers for a few frames so the visit
+    "left" and was decided, a draw of one; on the next frame the card dragged off the pile joined the blob and
+    reached over the pile again, and the hand's way home was read as a second draw of one. A hand on the pile
+    again before it came home (`REVISIT_S`, `REVISIT_MM`) goes on with that draw: the same card is not drawn
+    twice, a card more is. A hand that went home and came back draws anew."""
+
+    def visit(carried_after: int, home_between: bool) -> list[int]:
+        model, tracker, backs = _carrying_tracker()
+        model.motion[:] = True  # the cards move with the hand ...
+        model.motion &= ~tracker.pile_mask  # ... and the pile lies still
+        frames = _Frames(model, tracker)
+        on_pile, dip = np.array([400.0, 365.0]), np.array([400.0, 385.0])  # just in the zone; 18 mm nearer the seat
+        assert model.table.draw.contains(on_pile) and not model.table.draw.contains(dip)
+
+        def carrying(tip: np.ndarray, n: int) -> np.ndarray:
+            backs[:] = [_back(tip[0] - 28.0 + 20.0 * k, tip[1] - 3.0, tip[0] + 28.0 + 20.0 * k, tip[1] + 84.0)
+                        for k in range(n)]
+            return tip
+
+        t = iter(1.0 + k / 30 for k in range(100))
+        frames.step(next(t), on_pile)
+        for _ in range(5):  # the visit "leaves" and is read five times: a draw of one
+            frames.step(next(t), carrying(dip, 1))
+        assert [e["count"] for e in frames.events] == [1]
+        if home_between:
+            for k in range(3):
+                frames.step(next(t), carrying(np.array([400.0, 430.0 + 40.0 * k]), 1))
+        frames.step(next(t), on_pile)  # on the pile again
+        for k in range(8):  # and home
+            frames.step(next(t), carrying(np.array([400.0, 390.0 + 25.0 * k]), carried_after))
+        return [e["count"] for e in frames.events]
+
+    assert visit(1, home_between=False) == [1]  # the same card seen again on its way home
+    assert visit(2, home_between=False) == [1, 1]  # one card more taken
+    assert visit(1, home_between=True) == [1, 1]  # home and back: a draw of its own
