@@ -267,10 +267,10 @@ class _Classifier(_Reader):
         return names[int(mean.argmax())], float(mean.max())
 
 
-def _blob(box_mm: tuple[float, float, float, float]) -> object:
+def _blob(box_mm: tuple[float, float, float, float], table_mm: tuple[int, int] = (300, 300)) -> object:
     from vision.motion import Blob
 
-    mask = _changed((300, 300), box_mm)
+    mask = _changed(table_mm, box_mm)
     return Blob(mask, np.array([(box_mm[0] + box_mm[2]) / 2, (box_mm[1] + box_mm[3]) / 2]), float(mask.sum()),
                 box_mm)
 
@@ -464,3 +464,25 @@ def test_a_card_laid_where_its_twin_lies_buried_is_new_not_the_old_one_showing_t
     assert not zc._was_there(again, share=0.6)  # type: ignore[attr-defined]  # buried: its twin, laid now
     sliver = Seen("red-8", (640.0, 250.0, 678.0, 318.0), 0.5)  # a strip boxed in its place: not a whole card
     assert zc._was_there(sliver)  # type: ignore[attr-defined]
+
+
+def test_a_card_laid_on_its_twins_place_is_the_card_laid_though_an_old_card_beside_it_is_boxed_faintly() -> None:
+    """Fresh 73009 of stop 38: a Wild laid on the Wild on top of the pile, a little turned, its change 0.98 in its
+    box; the pile's yellow 6 beside it, boxed at 0.25-0.28 with 0.31 of the change in its box, was the only card not
+    read there before and was taken for the card laid. The change lies in the card laid (`TWIN_HOLDS`): that is
+    the twin. A card new there that holds its change is the card laid, as before; so is a new card where no old
+    one holds the change."""
+    zc = _zone(_Reader([]))
+    wild_before = Seen("wild", (567.0, 230.0, 667.0, 320.0), 0.9)
+    zc.known = [Seen("green-6", (542.0, 230.0, 641.0, 305.0), 0.9), wild_before]  # type: ignore[attr-defined]
+    wild = Seen("wild", (559.0, 248.0, 647.0, 314.0), 0.94)
+    faint = Seen("yellow-6", (615.0, 267.0, 675.0, 333.0), 0.28, 0.44)
+    change = _blob((565.0, 250.0, 645.0, 312.0), (800, 500))  # where the new Wild differs from the old one
+    assert zc._laid_now([wild, faint], change) == [wild]  # type: ignore[attr-defined]
+    assert zc._laid_now([wild], change) == [wild]  # type: ignore[attr-defined]  # the same card laid again
+    # a card new there that holds the change is the card laid, an old twin's box round it or not
+    laid = Seen("red-3", (560.0, 245.0, 650.0, 316.0), 0.9)
+    assert zc._laid_now([wild, laid], change) == [laid]  # type: ignore[attr-defined]
+    # where no old card holds the change, the faint new box stands
+    elsewhere = _blob((600.0, 262.0, 672.0, 330.0), (800, 500))
+    assert zc._laid_now([wild, faint], elsewhere) == [faint]  # type: ignore[attr-defined]
