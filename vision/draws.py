@@ -200,7 +200,11 @@ went from 2 wrong to 3 (41000: fans of four and six read a card short). Replayed
 (798 draws: sets 45000 and 47000, and 39011, 41005, 43004, 43007), counted by the two largest reads: as the table
 lies 786 right; with the second read up to one back 789, up to two 789, up to three 790, on every read 789 (a fan
 of six read as seven). Then on whole sets: draw counts 41000 99.75 -> 100%, 43000 98.7 -> 99.0% (the rest:
-draws missed whole), 47000 99.1 -> 100% (its flags 14 -> 15 of 15 fully seen games); 39000 and 45000 the same."""
+draws missed whole), 47000 99.1 -> 100% (its flags 14 -> 15 of 15 fully seen games); 39000 and 45000 the same.
+What it costs (stop 39, every carry read of sets 69000 and 71000, 40 games): the turned read saw more on 65 reads,
+the true count on 55, still short on 7, over on 3: fresh 71018's draw of three read as four, a box at 0.21-0.39 half
+or more inside the flat read's boxes on two of five reads. The boxes it adds to right counts look the same (6 of
+the 55 hold one scored under 0.45 lying half or more in a flat box), so no cut on score or overlap is made."""
 
 
 def arm_down_turn(forward: np.ndarray) -> int:
