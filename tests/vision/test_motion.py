@@ -341,3 +341,30 @@ def test_what_lay_there_from_the_first_frame_never_counts_as_changed_lately() ->
     assert model.changed_share(thing, since=0.5) == 0.0 and model.changed_share(thing, since=-1e9) == 0.0
     assert model.changed_share(card, since=10.0) == 0.0
     assert model.changed_share((2000.0, 2000.0, 2100.0, 2100.0), since=0.0) == 0.0  # off the table
+
+
+def test_the_pieces_of_a_held_change_stay_a_blob_though_each_is_too_small_to_start_one() -> None:
+    """Fresh 77015 of stop 40: a green 1 laid square on the starter green 0 changed only the numerals (0.26
+    cards); read once, the change broke into pieces of 0.07 and 0.14 cards, neither large enough to be a blob, the
+    candidate was dropped before its confirming read, and the play was never seen. Pieces lying on a candidate
+    held for reading stay blobs (`HELD_PIECE`); the same pieces with nothing held are not."""
+    from vision.motion import HELD_PIECE_PX
+
+    def run(hold: bool) -> list[float]:
+        model, empty = _model()
+        model.update(empty, 0.0)
+        whole = empty.copy()
+        whole[230:275, 590:640] = (40, 160, 40)  # the numerals' change, about half a card
+        model.update(whole, 0.1)
+        assert [b.area > model.min_blob_px for b in model.blobs] == [True]
+        if hold:
+            model.hold_mask(model.blobs[0].mask)
+        pieces = empty.copy()
+        pieces[230:242, 590:640] = (40, 160, 40)  # what still differs: two pieces, each under a blob's size
+        pieces[258:275, 600:630] = (40, 160, 40)
+        model.update(pieces, 0.133)
+        return sorted(b.area for b in model.blobs)
+
+    held = run(hold=True)
+    assert len(held) == 2 and all(HELD_PIECE_PX <= a < ForegroundModel(_model()[0].table).min_blob_px for a in held)
+    assert run(hold=False) == []
