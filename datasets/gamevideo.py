@@ -122,7 +122,7 @@ class GameRenderer:
         cleared = max((a.t for a in self.actions if a.kind == "clear" and a.t <= t), default=-1.0)
         pile = [a for a in self.actions if a.kind in ("play", "starter") and cleared < a.t <= t
                 and (a.taken_at is None or t < a.taken_at)]
-        for a in pile[-14:]:
+        for a in pile:  # every card laid since the pile was gathered: a real pile never loses its bottom cards
             for code, (x, y, ang) in zip(a.cards, a.poses, strict=False):
                 drawn.append((code, blit_card(canvas, self.bank, code, np.array([x, y]), ang)))
         held = self._held_at(t)

@@ -64,3 +64,23 @@ def test_the_pile_is_gathered_before_the_next_deal() -> None:
     actions, _, _ = plan_actions(log, np.random.default_rng(0), np.array([600.0, 280.0]))
     clears = [a.t for a in actions if a.kind == "clear"]
     assert clears == [starts[1]]  # the first deal finds the pile empty already
+
+
+def test_a_long_pile_keeps_every_card_laid_since_it_was_gathered() -> None:
+    """The renderer drew only the pile's last 14 plays, so the 15th made the first vanish: a change far from the
+    card just laid, which no real pile makes (fresh 77009 of stop 40: an old red card's corner turned blue as a
+    pair was laid, and the pair's lower card was looked for there). Every card laid since the last gathering is
+    drawn, in the order laid."""
+    from datasets.gamevideo import GameRenderer
+
+    log: list[dict[str, object]] = [
+        {"t": 0.0, "type": "match_start", "ruleset": "mattel", "players": ["A", "B", "C", "D"]},
+        {"t": 0.2, "type": "hand_start", "dealer": 0},
+        {"t": 1.0, "type": "starter", "card": "red-1"},
+    ]
+    plays = [f"{c}-{v}" for v in range(2, 6) for c in ("red", "blue", "green", "yellow")]  # 16 plays
+    log += [{"t": 2.0 + i, "type": "play", "seat": (i + 1) % 4, "cards": [code]} for i, code in enumerate(plays)]
+    g = GameRenderer(log, seed=5)
+    _, drawn = g._static(g.duration)
+    laid = [code for code, _ in drawn if code != "back"]
+    assert laid == ["red-1", *plays]
