@@ -518,7 +518,11 @@ class DrawTracker:
         the second read holds the fan whole (no back runs out of it: `runs_out`), it is taken though it sees
         fewer: the cut read is the worse framing (fresh 51003 of stop 34: a fan of five whose card on top the
         first region's side cut, that card boxed whole and its lower edge boxed again, 0.94 of it inside, at
-        0.24-0.46, on every read; the second read saw five each time, and the draw was read as six). (Widening
+        0.24-0.46, on every read; the second read saw five each time, and the draw was read as six). A second
+        read that sees fewer stands only where the first boxed a card twice (`boxed_twice`): a centred read may box
+        two fanned cards as one (fresh 79004 of stop 40: a draw of two, both boxed by the first read, its second
+        card's box ending at the side, the centred read boxing the two as one card 91 x 70 mm; read as one; the
+        first read's boxes overlapped by 0.39 of the smaller). (Widening
         every region instead would shrink every card the detector sees, its input being 320 pixels; joining two
         reads counts cards twice or drops them, the detector boxing a card differently in each.)"""
         def carried(seen: list[Seen]) -> list[Seen]:  # the hand's backs, not a card boxed again with its palm
@@ -531,10 +535,18 @@ class DrawTracker:
         if again is not None:
             more = carried(self.reader.read(image, again, self.scale, t, turn=turn))
             clear = not any(self.discard.contains(s.centre) for s in more)
-            if (clear and more and not self.runs_out(again, more)) or (
+            if (clear and more and not self.runs_out(again, more)
+                    and (len(more) >= len(backs) or self.boxed_twice(backs))) or (
                     len(backs) < len(more) and (len(more) <= len(backs) + self.outside(region, more) or clear)):
                 backs = more
         return len(backs), hidden_in_fan(self.across_arm(h, backs))
+
+    @staticmethod
+    def boxed_twice(backs: list[Seen], inside: float = 0.8) -> bool:
+        """Some back lies mostly (`inside` of it) inside another: one card boxed whole and again in part (fresh
+        51003: 0.94 of the part inside the whole). A fan's neighbours overlap less: the cards of a fan of two that
+        a centred read boxed as one (fresh 79004) overlapped by 0.39 of the smaller box."""
+        return any(a is not b and a.overlap(b) >= inside * min(a.area, b.area) for a in backs for b in backs)
 
     def runs_out(self, region: tuple[float, float, float, float], backs: list[Seen]) -> bool:
         """Some back ends at a side of `region` that is not the table's edge: the fan goes on beyond it."""

@@ -506,6 +506,34 @@ def test_a_second_read_that_holds_the_fan_whole_stands_though_it_sees_fewer() ->
         assert n == (5 if clear else 6), clear
 
 
+def test_a_second_read_that_boxes_a_fan_of_two_as_one_does_not_undo_a_first_that_boxed_each() -> None:
+    """A fan of two lies to one side of the tip, the second card's box ending at the first region's side, so it is
+    read again centred on the fan; that read boxes both cards as one (fresh 79004 of stop 40: seat 2's draw of two,
+    boxed as one card 91 x 70 mm, flat and turned alike, read as one). A centred read that sees fewer stands only
+    where the first read boxed a card twice, one box mostly inside another (`boxed_twice`: 51003, above); the
+    first read's two boxes overlap as neighbours in a fan do, by much less."""
+    table, model, tip, fan = _fan_from_arm(2, np.array([-1.0, 0.0]))  # clear of the discard pile (+x)
+    fan = [_back(b.box_mm[0] - 83.0, b.box_mm[1], b.box_mm[2] - 83.0, b.box_mm[3]) for b in fan]
+    x0, y0 = min(b.box_mm[0] for b in fan), min(b.box_mm[1] for b in fan)
+    x1, y1 = max(b.box_mm[2] for b in fan), max(b.box_mm[3] for b in fan)
+    regions: list[tuple[float, float, float, float]] = []
+
+    def read(image: Any, region: tuple[float, float, float, float], *a: Any, **k: Any) -> list[Seen]:
+        regions.append(region)
+        if len(regions) == 1:  # each card, the second cut by the region's side
+            return _CroppingReader(fan).read(image, region)
+        return [_back(x0, y0, x1, y1)]  # the two as one box
+
+    tracker = DrawTracker(model, reader=SimpleNamespace(read=read, calls=0))  # type: ignore[arg-type]
+    hand = SimpleNamespace(seat=0, tip=tip, mask=np.zeros((model.raster.h, model.raster.w), bool))
+    assert not any(table.discard.contains(b.centre) for b in fan)
+    n = tracker._read_carry(np.zeros((560, 1000, 3), np.uint8), hand, tracker.count_region(hand), 1.0, 0)[0]
+    assert len(regions) == 2  # the first read's fan ran out of it: read again, centred
+    assert not tracker.runs_out(regions[1], [_back(x0, y0, x1, y1)])  # the second holds its one box whole
+    assert not DrawTracker.boxed_twice(_CroppingReader(fan).read(None, regions[0]))
+    assert n == 2
+
+
 def test_a_second_read_that_sees_more_only_within_the_first_region_is_not_believed() -> None:
     """Moving the region takes in other things: a dark face on the discard pile, moving under the arm, read as a
     back (tuning games 1101 and 1301, draws of two and one counted a card over). A second read is believed for
