@@ -81,6 +81,14 @@ through holds that much of it only where the card laid is not boxed at all."""
 CHANGE_BOX_IOU = 0.5
 """A single card is named on the box of the change too (`ZoneCandidates._named_on_change`) when that box and the
 detector's overlap at least this much (IoU); less, and the change holds more than this card."""
+CHANGE_INSIDE = 0.9
+CHANGE_WHOLE = 0.8
+"""A change at least `CHANGE_WHOLE` of a card large lying `CHANGE_INSIDE` or more inside the detector's box is that
+card's too, however little the two boxes overlap (`ZoneCandidates._named_on_change`): the detector's box then holds
+the card laid and much of the card below, and the change the card alone. Why: fresh 81000 of stop 41: a yellow
+Draw Two laid across a blue Draw Two was boxed round both (116 x 113 mm) and named blue at 0.44, read so on every
+frame; its change (one card's area, 93 x 68 mm, wholly inside that box) named it yellow at 0.95, but the boxes'
+IoU was 0.48. A change that is not the card's (the pile nudged, a shadow) spreads beyond its box or is a sliver."""
 BURIED = 0.8
 """An old card of the pile whose box the changes of the cards laid since cover this much is buried: it cannot show
 through as a box most of a card large (`BURIED_WHOLE`), so a card of its name boxed there is its twin, laid now
@@ -325,12 +333,16 @@ class ZoneCandidates:
 
         Why: on a pile the detector's box may take in a strip of the card below, and the crop around it then
         shows two faces; a blue 2 laid beside a red 2 read as the red 2 on every frame (0.46 against 0.49). The
-        change is the new card alone, so its box is a second, independent framing of the same card."""
+        change is the new card alone, so its box is a second, independent framing of the same card. It is asked
+        where the two boxes overlap (`CHANGE_BOX_IOU`) or a whole card's change lies inside the detector's box
+        (`CHANGE_INSIDE`)."""
         name_card = getattr(self.reader, "name_card", None)
         if name_card is None:
             return s
         box = blob.bbox_mm
-        if s.iou(Seen(s.code, box, 0.0)) < CHANGE_BOX_IOU:  # the change is not this card's (the pile nudged, a shadow)
+        change = Seen(s.code, box, 0.0)
+        inside = blob.area >= CHANGE_WHOLE * CARD_AREA_PX and s.overlap(change) >= CHANGE_INSIDE * change.area
+        if s.iou(change) < CHANGE_BOX_IOU and not inside:  # the change is not this card's (the pile nudged, a shadow)
             return s
         got = name_card(image, self.region, self.scale, [s.box_mm, box])
         if got is None or got[0] in (s.code, "back"):

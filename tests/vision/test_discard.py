@@ -290,6 +290,25 @@ def test_a_card_is_renamed_when_its_change_names_it_more_surely_than_its_box() -
     assert reader.asked == [[LAID.box_mm, change]]
 
 
+def test_a_card_is_renamed_by_a_whole_cards_change_inside_a_box_that_took_in_the_card_below() -> None:
+    """Fresh 81000 of stop 41: a yellow Draw Two laid across a blue Draw Two, boxed round both and named blue at
+    0.44 on every frame; its change, one card large and wholly inside that box, named it yellow at 0.95, but the
+    boxes' IoU (0.48) fell short of `CHANGE_BOX_IOU`. A change lying inside the box (`CHANGE_INSIDE`) is asked too;
+    a sliver of change inside it (a card laid square on its twin's colour changes only the numerals) is not."""
+    from vision.discard import CHANGE_BOX_IOU
+
+    change = (120.0, 100.0, 205.0, 160.0)  # a card lying across, inside the detector's box
+    assert LAID.iou(Seen("x", change, 0.0)) < CHANGE_BOX_IOU
+    reader = _Classifier([{"blue-2": 0.44, "red-2": 0.40}, {"red-2": 0.95, "blue-2": 0.02}])
+    named = _zone(reader)._named_on_change(np.zeros(1), Seen("blue-2", LAID.box_mm, 0.44, 0.92),  # type: ignore[attr-defined]
+                                           _blob(change))
+    assert named.code == "red-2" and reader.asked == [[LAID.box_mm, change]]
+    sliver = _Classifier([{"blue-2": 0.44}, {"red-2": 0.95}])
+    small = _blob((150.0, 120.0, 185.0, 150.0))  # a fifth of a card
+    assert _zone(sliver)._named_on_change(np.zeros(1), LAID, small) is LAID  # type: ignore[attr-defined]
+    assert sliver.asked == []
+
+
 def test_a_card_keeps_its_name_when_the_two_boxes_agree_or_the_change_is_not_its_own() -> None:
     agree = _Classifier([{"red-2": 0.49, "blue-2": 0.46}, {"red-2": 0.7, "blue-2": 0.2}])
     assert _zone(agree)._named_on_change(np.zeros(1), LAID, _blob((104.0, 92.0, 200.0, 172.0))) is LAID  # type: ignore[attr-defined]
