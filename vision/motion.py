@@ -55,7 +55,12 @@ point reaches this many mm beyond where the hand reached the frame before: nothi
 ahead of where the hand has been (a card let go, or a change the hand leaves, lies where it was). Why: fresh 61019
 of stop 36: seat 3's khaki sleeve, the colour of the table's lit band, left the palm a loose blob as the arm
 reached for the draw pile; the arm's blob still reached 0.75 of what it did (391 -> 293 mm) so it was no stub,
-the hand was lost, and four of the seat's five draws of two went unseen."""
+the hand was lost, and four of the seat's five draws of two went unseen. Where only a stub of the arm is left, such
+a blob is the hand however little of it moves (more than nothing): a plain palm sliding on changes only at its
+edges, and less where its colour is near the table's. Fresh 85002 of stop 41: seat 1's pink sleeve on a pink
+table left a grey palm a loose blob of 1.7 cards, 0.73 of it where the hand was, reaching 32 mm a frame beyond
+it with 0.03-0.09 of it moving (under `DETACHED_MOVING`); it was dropped, and the draw it made was never seen. A
+card let go lies where the fingers held it, within the hand's reach, and a still one does not move at all."""
 DETACHED_ON_DISCARD = 0.5
 """A loose blob centred on the discard pile with at least this share of it on the pile, and no larger than
 `DETACHED_CARD_AREAS` cards, may be the card just laid, never a detached hand. An arm reaching across the pile to
@@ -273,13 +278,14 @@ class ForegroundModel:
                 if where < 0.3 or self._on_discard(b):
                     continue  # (a blob on the discard pile is the discard tracker's: maybe a card laid)
                 moving = float((b.mask & self.motion).sum()) / area
-                if ahead_only:
-                    ys, xs = np.nonzero(b.mask)
-                    if moving < DETACHED_MOVING or self._tip(seat, xs, ys)[1] < prev_reach + DETACHED_AHEAD:
-                        continue
+                ys, xs = np.nonzero(b.mask)
+                ahead = self._tip(seat, xs, ys)[1] >= prev_reach + DETACHED_AHEAD
+                if ahead_only and (moving < DETACHED_MOVING or not ahead):
+                    continue
                 left_lying = let_go and moving < DETACHED_LEFT_STILL  # what the hand let go of lies still
-                if moving >= DETACHED_MOVING or (where >= DETACHED_SAME and (b.mask & self.piles_mask).any()
-                                                 and not left_lying):
+                goes_on = ahead and moving > 0.0  # a plain palm sliding on from a stub (`DETACHED_AHEAD`)
+                if moving >= DETACHED_MOVING or goes_on or (where >= DETACHED_SAME and (b.mask & self.piles_mask).any()
+                                                            and not left_lying):
                     taken.append(b)
             if not taken:
                 continue

@@ -206,6 +206,30 @@ def test_a_hand_going_on_beyond_an_arm_that_still_reaches_far_is_followed() -> N
     assert table.draw.contains(model.hands[0].tip)  # the fingers rest on the draw pile
 
 
+def test_a_plain_palm_sliding_on_from_a_stub_is_followed_though_little_of_it_moves() -> None:
+    """Fresh 85002 of stop 41: a pink sleeve on a pink table left a grey palm and forearm a loose blob 1.7 cards
+    large, the arm a stub at the edge; the blob slid on 32 mm a frame, but its plain middle did not change, so
+    0.03-0.09 of it moved (under `DETACHED_MOVING`), it was dropped, and the draw it made was never seen. A loose
+    blob where the hand was, reaching on beyond it (`DETACHED_AHEAD`), is the hand however little of it moves."""
+    table = default_table(4)
+    table.image_to_table = np.eye(3)
+    model = ForegroundModel(table)
+    empty = np.full((int(table.height), int(table.width), 3), 90, np.uint8)
+    model.update(empty, 0.0)
+    skin, sleeve = (120, 150, 210), (60, 60, 200)
+    tips = [240, 260, 280, 300, 320, 340, 360, 380, 380, 380, 380]
+    for k, tip in enumerate(tips):  # seat 1's palm and forearm, 220 mm of one colour, 20 mm on a frame
+        frame = empty.copy()
+        frame[255:295, tip - 220:tip] = skin
+        frame[255:295, 0:tip - 220] = sleeve
+        if k >= 2:  # the sleeve now unseen but for a cuff at the edge: a stub of the arm
+            frame[255:295, 30:tip - 220] = empty[0, 0]
+        model.update(frame, 0.1 * (k + 1))
+        assert [h.seat for h in model.hands] == [1], f"frame {k}"
+        assert abs(model.hands[0].tip[0] - tip) <= 5, f"frame {k}: the palm's end, not the cuff"
+    assert table.draw.contains(model.hands[0].tip)  # the fingers rest on the draw pile
+
+
 def test_a_card_left_on_the_discard_pile_is_never_taken_for_the_hand_that_laid_it() -> None:
     """The hand that laid a card leaves at once; the card, a loose blob where the hand was, moving on that frame,
     lies on the discard pile: it stays a candidate for the discard tracker."""
