@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +39,7 @@ RECIPE = dict(canonical=True, singles=0.2, identical=0.25, pile=(1, 15))
 
 
 def render_until(n_max: int, seed: int, deadline: float, workers: int, chunk: int,
-                 log) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+                 log: Callable[..., None]) -> tuple[np.ndarray, np.ndarray]:
     """Crops in chunks of `chunk` (each its own seed, `seed` + k) until `n_max` or the `deadline` (seconds since
     the epoch): a chunk is begun only while the last one's time still fits before the deadline."""
     from datasets.export import CLASS_NAMES
