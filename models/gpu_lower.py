@@ -58,7 +58,8 @@ def render_until(n_max: int, seed: int, deadline: float, workers: int, chunk: in
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def _train(name: str, lr: float, epochs: int, minutes: float, data: Path, out: Path, device: str) -> None:
+def _train(name: str, lr: float, epochs: int, minutes: float, data: Path, out: Path, device: str,
+           init: Path = INIT) -> None:
     """One fine-tune (its own process, so that runs share the GPU side by side)."""
     from datasets.export import CLASS_NAMES
     from models.train_classifier import train_classifier
@@ -67,7 +68,7 @@ def _train(name: str, lr: float, epochs: int, minutes: float, data: Path, out: P
     crops = (z["crops"], z["labels"], v["crops"], v["labels"])
     onnx = out / f"lower_{name}.onnx"
     hist = train_classifier(Path("."), onnx, list(CLASS_NAMES), epochs=epochs, batch=256, seed=7, minutes=minutes,
-                            threads=2, init=INIT, lr=lr, width=1.5, crops=crops, crop=int(crops[0].shape[1]),
+                            threads=2, init=init, lr=lr, width=1.5, crops=crops, crop=int(crops[0].shape[1]),
                             turn=False, head="grid", device=device)
     meta = json.loads(onnx.with_suffix(".json").read_text())
     meta["canonical"] = True  # the runtime turns its crops so (`vision.readers.DetectorReader.name_lower`)
@@ -89,6 +90,7 @@ def main() -> None:
     ap.add_argument("--run", action="append", default=[], metavar="NAME:LR:EPOCHS")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--device", default="cuda:0")
+    ap.add_argument("--init", type=Path, default=INIT, help="weights every run continues from (grid head, 1.5)")
     a = ap.parse_args()
     t0 = time.time()
     a.out.mkdir(parents=True, exist_ok=True)
@@ -111,7 +113,8 @@ def main() -> None:
     procs = []
     for spec in a.run:
         name, lr, epochs = spec.split(":")
-        p = ctx.Process(target=_train, args=(name, float(lr), int(epochs), minutes, a.work, a.out, a.device))
+        p = ctx.Process(target=_train, args=(name, float(lr), int(epochs), minutes, a.work, a.out, a.device,
+                                                   a.init))
         p.start()
         procs.append((name, p))
         log(f"run {name} started ({minutes:.1f} min)")
