@@ -8,8 +8,7 @@ and the GPU trains on all of them in seconds an epoch. The crops are the shipped
 lower card lies left, a fifth singles, a quarter of the pairs identical, old piles of one to fifteen cards) from
 seeds no earlier round used; a validation set of its own seed is scored by the shipped model and by each new one.
 
-    python models/gpu_lower.py --out $OUT --render-s 240 --budget 500 \\
-        --run a:5e-4:8 --run b:1.5e-3:10
+    python models/gpu_lower.py --out $OUT --render-s 300 --budget 510 --run a:5e-4:8 --run b:1.5e-3:12
 
 Each run writes `lower_NAME.onnx` (+ `.json`, canonical) and `lower_NAME.pth` (after every epoch, so a run cut
 short leaves its latest weights) to `--out`, and `report.json` holds the validation figures and each run's
@@ -32,8 +31,8 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-INIT = REPO / "models" / "card_classifier_parts" / "lower_deep.pth"
-"""The shipped lower-card net's weights (grid head, width 1.5): every run continues from them."""
+INIT = REPO / "models" / "card_classifier_parts" / "lower_gpu.pth"
+"""The shipped lower-card net's weights (grid head, width 1.5): every run continues from them unless `--init`."""
 RECIPE = dict(canonical=True, singles=0.2, identical=0.25, pile=(1, 15))
 """The shipped model's last crops (`models/README.md`, "fine-tuned on piles as deep as the games'")."""
 
@@ -63,6 +62,7 @@ def _train(name: str, lr: float, epochs: int, minutes: float, data: Path, out: P
     """One fine-tune (its own process, so that runs share the GPU side by side)."""
     from datasets.export import CLASS_NAMES
     from models.train_classifier import train_classifier
+    from models.train_lower import mark_canonical
 
     z, v = np.load(data / "train.npz"), np.load(data / "val.npz")
     crops = (z["crops"], z["labels"], v["crops"], v["labels"])
@@ -70,9 +70,7 @@ def _train(name: str, lr: float, epochs: int, minutes: float, data: Path, out: P
     hist = train_classifier(Path("."), onnx, list(CLASS_NAMES), epochs=epochs, batch=256, seed=7, minutes=minutes,
                             threads=2, init=init, lr=lr, width=1.5, crops=crops, crop=int(crops[0].shape[1]),
                             turn=False, head="grid", device=device)
-    meta = json.loads(onnx.with_suffix(".json").read_text())
-    meta["canonical"] = True  # the runtime turns its crops so (`vision.readers.DetectorReader.name_lower`)
-    onnx.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    mark_canonical(onnx)
     (data / f"history_{name}.json").write_text(json.dumps(hist, indent=1) + "\n")  # $OUT returns 8 files at most
 
 
@@ -80,7 +78,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--work", type=Path, default=Path("/tmp/gpu_lower"), help="where the rendered crops are kept")
-    ap.add_argument("--seed", type=int, default=301, help="first training chunk's seed (earlier rounds: 1-61)")
+    ap.add_argument("--seed", type=int, default=501,
+                    help="first training chunk's seed (earlier rounds: 1-61, 301-305, 401-404)")
     ap.add_argument("--val-seed", type=int, default=291)
     ap.add_argument("--val", type=int, default=2560)
     ap.add_argument("--max-crops", type=int, default=200_000)

@@ -61,6 +61,15 @@ def crops_of(path: Path, n: int, seed: int, workers: int, crop_set: str = "pairs
     return z["crops"], z["labels"]
 
 
+def mark_canonical(model: Path) -> None:
+    """Say in the model's JSON that it learnt crops turned so the lower card lies left, so that the runtime turns
+    its crops the same way (`vision.readers.DetectorReader.name_lower`)."""
+    meta_path = model.with_suffix(".json")
+    meta = json.loads(meta_path.read_text())
+    meta["canonical"] = True
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+
+
 def accuracy_of_onnx(model: Path, x: np.ndarray, y: np.ndarray) -> float:
     """Top-1 accuracy of an exported classifier (onnxruntime, as the runtime runs it) on BGR crops, resized to the
     model's own crop side when it differs (so a 96-pixel model is scored on the same cards as a 192-pixel one)."""
@@ -138,11 +147,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                                init=args.init if args.init and args.init.exists() else None, lr=args.lr,
                                width=args.width, crops=(xtr, ytr, xva, yva), crop=int(xtr.shape[1]),
                                turn=not args.canonical, head=args.head)
-    if args.canonical:  # the runtime turns its crops the same way (`vision.readers.DetectorReader.name_lower`)
-        meta_path = args.out.with_suffix(".json")
-        meta = json.loads(meta_path.read_text())
-        meta["canonical"] = True
-        meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    if args.canonical:
+        mark_canonical(args.out)
     report = {"val_accuracy": accuracy_of_onnx(args.out, xva, yva), "val_crops": float(len(xva)),
               "train_crops": float(len(xtr)), **history}
     if args.baseline and args.baseline.exists():
