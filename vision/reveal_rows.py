@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.readers import CardReader, Seen
 from vision.row_edges import (
+    FAR_END_SLACK_MM,
     MAX_PITCH_MM,
     MIN_PITCH_MM,
     PROFILE_SCALE,
@@ -310,6 +311,8 @@ def row_comb(boxes: list[tuple[float, float, float, float]], covered_from: float
     skip = int(round((beyond - PROFILE_PAD_MM) * PROFILE_SCALE))
     own = full[skip:len(full) - skip]  # the row's own band, as the comb has always been counted on
     comb = count_row(own, left - PROFILE_PAD_MM, left, right)
+    if comb is None:  # the far end's box may overshoot its card's edge: the comb's end free a little
+        comb = count_row(own, left - PROFILE_PAD_MM, left, right, end_slack=FAR_END_SLACK_MM)
     if comb is None:
         return None
     longer = past_far_end(comb, full, u0, left, right, edge_floor(own))

@@ -55,6 +55,13 @@ MIN_PITCH_MM = 10.0
 MAX_PITCH_MM = 0.9 * CARD_W_MM
 """A row whose pitch is a whole card width or more is laid apart, not overlapping: no card hides in its gaps (the
 box-based steps of `vision.reveal_rows` and the draw tracker's fan use the same bounds)."""
+FAR_END_SLACK_MM = 6.0
+"""Where no comb holds on the boxes' ends, the row is counted again with its far end (the last-laid card's shown
+edge) up to this much short of its box's end, every tooth checked (`count_row`'s `end_slack`). Why: fresh 87012 of
+stop 42: a second row of seven under a third, its last card's box 5.7 mm past that card's edge; hung on the box,
+the comb's pitch came out 1 mm long and its last inner tooth fell 4 mm off its edge, so the picture counted
+nothing, two unboxed strips went uncounted and the hand of 17 was read as 15 (a `count_mismatch`). The box's far
+end overshoots, never falls short: the detector boxes the card's white border and the shadow beside it."""
 MAX_CARDS = 25
 """No row holds more: a hand of more cards is laid in more rows."""
 
@@ -107,30 +114,35 @@ def edge_profile(crop: np.ndarray) -> np.ndarray:
 
 
 def count_row(profile: np.ndarray, u_start: float, left: float, right: float,
-              floor: float | None = None) -> RowComb | None:
+              floor: float | None = None, end_slack: float = 0.0) -> RowComb | None:
     """The comb that counts a row spanning `left`..`right` (u, mm), from its edge `profile` (column 0 at
     `u_start`, `PROFILE_SCALE` columns a mm), or None when no comb holds (the row keeps its boxes' count).
-    `floor`: the teeth's bar (`edge_floor` of the profile when None)."""
+    `floor`: the teeth's bar (`edge_floor` of the profile when None). `end_slack`: the row's far end (the last
+    shown edge) may lie up to this much short of the box end given (`FAR_END_SLACK_MM`); 0 hangs the comb on it."""
     if right - left - CARD_W_MM < MIN_PITCH_MM * 0.8 or len(profile) < 2:
         return None
     reach = max(1, int(round(TOOTH_MM * PROFILE_SCALE)))
     found = maximum_filter1d(profile, size=2 * reach + 1, mode="nearest")
     floor = edge_floor(profile) if floor is None else floor
 
-    widths = np.arange(CARD_W_MM - WIDTH_SLACK_MM, CARD_W_MM + WIDTH_SLACK_MM + 1e-6, 0.5)
+    w_grid = np.arange(CARD_W_MM - WIDTH_SLACK_MM, CARD_W_MM + WIDTH_SLACK_MM + 1e-6, 0.5)
+    s_grid = np.arange(0.0, end_slack + 1e-6, 0.5)
+    widths, short = (a.ravel() for a in np.meshgrid(w_grid, s_grid))  # every width with every far end
     combs: list[RowComb] = []
     for n in range(2, MAX_CARDS + 1):
-        pitches = (right - left - widths) / (n - 1)
+        pitches = (right - left - widths - short) / (n - 1)
         ok = (pitches >= MIN_PITCH_MM) & (pitches <= MAX_PITCH_MM)
         if not ok.any():
             continue
         w, p = widths[ok], pitches[ok]
         k = np.arange(n)
         best: RowComb | None = None
-        for shown in ("right", "left"):
+        for shown in ("right", "left"):  # the top card at the near end, its outer edge on the box's
             edges = (left + w[:, None] + k[None, :] * p[:, None] if shown == "right"
                      else right - w[:, None] - k[None, :] * p[:, None])
-            idx = np.round((edges[:, :-1] - u_start) * PROFILE_SCALE).astype(int)  # the last edge is the row's end
+            # the last edge is the row's end, the box's: unchecked, unless it may lie short of the box's end
+            teeth = edges if end_slack > 0 else edges[:, :-1]
+            idx = np.round((teeth - u_start) * PROFILE_SCALE).astype(int)
             inside = ((idx >= 0) & (idx < len(found))).all(axis=1)
             strength = np.where(inside, found[np.clip(idx, 0, len(found) - 1)].min(axis=1), 0.0)
             i = int(np.argmax(strength))

@@ -96,3 +96,29 @@ def test_visible_parts_and_the_card_a_box_holds() -> None:
     u1 = CARD_W_MM + 2 * 30.0
     assert comb.card_of((u1 - 40.0, u1 + 1.0, 0.0, 87.0)) == 2
     assert comb.card_of((u1 + 200.0, u1 + 260.0, 0.0, 87.0)) is None
+
+
+@pytest.mark.parametrize("n, pitch, right_on_top", [
+    (7, 32.0, False),   # fresh 87012 of stop 42: a second row of seven, its far box 5.7 mm past the last edge
+    (7, 32.0, True),
+    (8, 22.0, False),
+    (9, 28.0, False),
+])
+def test_a_far_end_box_past_its_card_is_counted_with_the_end_free(n: int, pitch: float, right_on_top: bool) -> None:
+    """The far end's box overshoots its card's edge by 5.7 mm: the comb hung on it misses its last inner edge and
+    counts nothing; with the far end free (`FAR_END_SLACK_MM`, every tooth checked) the row is counted, and a row
+    whose ends are right is counted the same either way."""
+    from vision.row_edges import FAR_END_SLACK_MM
+
+    crop, left, right = laid_row(n, pitch, right_on_top, seed=11)
+    profile = edge_profile(crop)
+    if right_on_top:  # the far end is the left one: the first-laid card lies at the right
+        left -= 5.7
+    else:
+        right += 5.7
+    assert count_row(profile, -PAD, left, right) is None
+    comb = count_row(profile, -PAD, left, right, end_slack=FAR_END_SLACK_MM)
+    assert comb is not None and comb.n == n
+    crop, left, right = laid_row(n, pitch, right_on_top, seed=11)
+    exact = count_row(edge_profile(crop), -PAD, left, right, end_slack=FAR_END_SLACK_MM)
+    assert exact is not None and exact.n == n
