@@ -81,7 +81,7 @@ speech-eval: | $(PY)
 
 eval-video: | $(PY)
 	$(call install,$(TEST_EXTRAS))
-	$(VENV)/bin/unotable eval-video --games 20 --seed 89000 --jobs 2 --json
+	$(VENV)/bin/unotable eval-video --games 20 --seed 91000 --jobs 2 --json
 
 bench-video: | $(PY)
 	$(call install,$(TEST_EXTRAS))
