@@ -22,7 +22,7 @@ from speech.vocab import CLASSES
 
 CONTEXT = 16  # embeddings a decision reads
 SHIPPED_WEIGHT = 0.6
-"""The DS-CNN pair's share of the averaged posterior (the head has the rest), chosen on validation streams of
+"""The DS-CNN part's share (four networks since stop 44) of the averaged posterior (the head has the rest), chosen on validation streams of
 training voices (`speech.tune.fuse`; see models/KWS_MODEL_CARD.md)."""
 SHIPPED_RULE: dict[str, Any] = {
     "threshold": 0.35, "smooth": 2, "persist": 2,
