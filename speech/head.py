@@ -22,8 +22,8 @@ from speech.vocab import CLASSES
 
 CONTEXT = 16  # embeddings a decision reads
 SHIPPED_WEIGHT = 0.6
-"""The DS-CNN part's share (four networks since stop 44) of the averaged posterior (the head has the rest), chosen on validation streams of
-training voices (`speech.tune.fuse`; see models/KWS_MODEL_CARD.md)."""
+"""The DS-CNN part's share (four networks since stop 44) of the averaged posterior (the head has the rest), chosen
+on validation streams of training voices (`speech.tune.fuse`; see models/KWS_MODEL_CARD.md)."""
 SHIPPED_RULE: dict[str, Any] = {
     "threshold": 0.35, "smooth": 2, "persist": 2,
     "class_thresholds": {"uno": 0.35, "red": 0.4, "yellow": 0.35, "green": 0.35, "blue": 0.35, "pass": 0.35}}
