@@ -81,6 +81,41 @@ def score(rec: dict[str, Any], thresholds: float | np.ndarray, smooth: int, pers
             else None}
 
 
+def smoothed(posts: np.ndarray, smooth: int) -> np.ndarray:
+    """The running mean of `smooth` raw posteriors that the detector fires on (the first hops over fewer, as live);
+    the same values `replay_posteriors` computes, for one column or all."""
+    kernel = np.ones(smooth) / smooth
+    cols = posts if posts.ndim == 2 else posts[:, None]
+    sm = np.stack([np.convolve(cols[:, c], kernel)[: len(cols)] for c in range(cols.shape[1])], axis=1)
+    for i in range(min(smooth - 1, len(sm))):
+        sm[i] = cols[: i + 1].mean(axis=0)
+    return sm if posts.ndim == 2 else sm[:, 0]
+
+
+def single_class_fires(times: np.ndarray, sm: np.ndarray, threshold: float, persist: int, release: float = 0.3
+                       ) -> list[tuple[float, float]]:
+    """(time, confidence) of every fire of one keyword class with every other class switched off, from its
+    smoothed posterior `sm`: exactly what `replay_posteriors` gives then, without its per-hop Python loop.
+
+    Why it is exact: a class fires at a hop where it has been at or above the threshold `persist` hops in a row and
+    is not latched; its latch is set by its own fire and cleared at any hop where it is below `release`. So the hops
+    below `release` cut the stream into segments, and the class fires once in each, at the segment's first ready
+    hop. Choosing thresholds replays one class at a dozen thresholds over hours of recorded talk, which the loop
+    made the slow part of `per_class_rules` (minutes for each smoothing and persistence)."""
+    n = len(sm)
+    if n == 0:
+        return []
+    idx = np.arange(n)
+    above = sm >= threshold
+    run = idx - np.maximum.accumulate(np.where(above, -1, idx))  # hops in a row at or above, ending here
+    ready = np.flatnonzero(run >= persist)
+    if ready.size == 0:
+        return []
+    seg = np.cumsum(sm < release)[ready]
+    first = ready[np.r_[True, seg[1:] != seg[:-1]]]
+    return [(float(times[i]), float(sm[i])) for i in first]
+
+
 def class_curves(rec: dict[str, Any], smooth: int, persist: int, grid: Sequence[float]
                  ) -> dict[int, list[tuple[float, float, int]]]:
     """For each keyword class alone (the others switched off): (threshold, its recall, its false alarms on the
@@ -92,13 +127,14 @@ def class_curves(rec: dict[str, Any], smooth: int, persist: int, grid: Sequence[
         mine = [w["cls"] == CLASSES[c] for w in truth]
         if not any(mine):
             continue
+        sm = smoothed(p[:, c], smooth)
+        talk = [(tt, smoothed(pp[:, c], smooth)) for tt, pp, _ in rec["talk"]]
         rows = []
         for th in grid:
-            thr = np.full(len(CLASSES), 2.0)
-            thr[c] = th
-            hits = score_keywords(replay_posteriors(t, p, thr, 0.3, smooth, persist), truth)["hits"]
+            fires = [(tf, c, conf) for tf, conf in single_class_fires(t, sm, th, persist)]
+            hits = score_keywords(fires, truth)["hits"]
             recall = float(np.mean([h for h, m in zip(hits, mine, strict=True) if m]))
-            fa = sum(len(replay_posteriors(tt, pp, thr, 0.3, smooth, persist)) for tt, pp, _ in rec["talk"])
+            fa = sum(len(single_class_fires(tt, s, th, persist)) for tt, s in talk)
             rows.append((float(th), recall, fa))
         out[c] = rows
     return out

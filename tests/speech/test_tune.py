@@ -7,7 +7,15 @@ import itertools
 import numpy as np
 import pytest
 
-from speech.tune import allocate_thresholds, class_curves, per_class_rules, score
+from speech.kws import replay_posteriors
+from speech.tune import (
+    allocate_thresholds,
+    class_curves,
+    per_class_rules,
+    score,
+    single_class_fires,
+    smoothed,
+)
 from speech.vocab import CLASSES
 
 UNO, GREEN = CLASSES.index("uno"), CLASSES.index("green")
@@ -79,3 +87,31 @@ def test_rules_per_budget_keep_their_budget() -> None:
     assert [r["budget"] for r in rows] == [0, 10]
     assert all(r["fa_per_hour"] <= r["budget"] for r in rows)
     assert rows[0]["class_thresholds"]["green"] == 0.7 and rows[0]["recall"] == 1.0
+
+
+@pytest.mark.parametrize(("smooth", "persist"), [(1, 1), (2, 2), (3, 2), (4, 3)])
+@pytest.mark.parametrize("threshold", [0.15, 0.3, 0.35, 0.5, 0.8])
+def test_single_class_fires_match_the_detector_loop(smooth: int, persist: int, threshold: float) -> None:
+    """The vectorised replay of one class gives the fires of `replay_posteriors` with the others switched off,
+    to the hop, on posteriors that hover around the threshold and the release (0.3), below it included."""
+    rng = np.random.default_rng(int(threshold * 100) + 10 * smooth + persist)
+    n = 3000
+    p = np.zeros((n, len(CLASSES)))
+    swing = rng.uniform(0.1, 0.5, n // 50).repeat(50)  # rises of every height, each hop jittered
+    walk = np.clip(0.35 + swing * np.sin(np.arange(n) / 6.0) + rng.normal(0, 0.06, n), 0, 1)
+    p[:, GREEN] = walk
+    p[:, UNO] = rng.uniform(0, 0.9, n)  # switched off: must not matter
+    p[:, 0] = 1 - p[:, 1:].sum(axis=1) / 2
+    t = np.arange(n) * 0.08
+    thr = np.full(len(CLASSES), 2.0)
+    thr[GREEN] = threshold
+    loop = [(tt, conf) for tt, c, conf in replay_posteriors(t, p, thr, 0.3, smooth, persist)]
+    assert all(c == GREEN for _, c, _ in replay_posteriors(t, p, thr, 0.3, smooth, persist))
+    fast = single_class_fires(t, smoothed(p[:, GREEN], smooth), threshold, persist)
+    assert len(loop) > 3
+    assert [x for f in fast for x in f] == pytest.approx([x for f in loop for x in f])
+
+
+def test_single_class_fires_of_nothing() -> None:
+    assert single_class_fires(np.zeros(0), np.zeros(0), 0.5, 2) == []
+    assert single_class_fires(np.arange(5.0), np.full(5, 0.2), 0.5, 2) == []
