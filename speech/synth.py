@@ -76,6 +76,9 @@ class Voice:
     name: str
     lang: str  # "en" or "ru"
     variant: str = ""
+    #: espeak-ng only: a folder holding a copy of espeak-ng-data with extra variants (speech.fresh_voices); "" for
+    #: the installed data
+    data: str = ""
 
     @property
     def id(self) -> str:
@@ -192,7 +195,12 @@ def synthesize_float(text: str, voice: Voice, speed: float = 1.0, pitch: int = 5
         if not available_engines()["espeak"]:
             raise SynthError("espeak-ng is not installed (Debian package espeak-ng)")
         v = voice.name + (f"+{voice.variant}" if voice.variant else "")
-        cmd = ["espeak-ng", "-v", v, "-s", str(int(175 * speed)), "-p", str(int(pitch)), "--stdout", text]
+        path = [f"--path={voice.data}"] if voice.data else []
+        if voice.data and not os.path.isfile(os.path.join(voice.data, "espeak-ng-data", "voices", "!v", voice.variant)):
+            # espeak-ng would fall back to the plain voice without a word: a fresh speaker must not turn into another
+            raise SynthError(f"variant {voice.variant!r} is not in {voice.data}/espeak-ng-data/voices/!v "
+                             "(written by speech.fresh_voices)")
+        cmd = ["espeak-ng", *path, "-v", v, "-s", str(int(175 * speed)), "-p", str(int(pitch)), "--stdout", text]
         res = subprocess.run(cmd, capture_output=True, check=False)
         if res.returncode != 0:
             raise SynthError(f"espeak-ng failed for voice {v}: {res.stderr.decode(errors='replace').strip()}")
