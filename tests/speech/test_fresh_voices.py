@@ -95,3 +95,11 @@ def test_a_fresh_voice_speaks_differently_and_a_missing_one_is_an_error(tmp_path
     gone = Voice("espeak", "en-us", "en", "fresh5_99", data=str(tmp_path))
     with pytest.raises(SynthError, match="fresh5_99"):  # espeak-ng itself would quietly speak the plain voice
         synthesize_float("uno", gone)
+
+
+@needs_espeak()
+def test_a_fresh_bank_is_spoken_only_by_its_fresh_voices(tmp_path: Path) -> None:
+    bank = fv.render_fresh_bank(tmp_path, 2, 1, 1, 1, seed=7, neg_words={"en": ["one"], "ru": ["ну"]}, workers=1)
+    assert len(bank.keywords) >= 14 and len(bank.negatives) == 2 and len(bank.sentences) == 2
+    utts = [*bank.keywords, *bank.negatives, *bank.sentences]
+    assert {u.voice.split("+")[-1] for u in utts} <= {"fresh7_00", "fresh7_01"}
