@@ -21,19 +21,17 @@ rank candidates' false alarms as the held-out test did, so they are one more gui
 
 from __future__ import annotations
 
+import re
 import shutil
+import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from speech.kwsdata import Banks, bank_jobs, render_banks
-from speech.synth import ESPEAK_LANG_VOICES, SynthError, Voice, available_engines
-from speech.vocab import NEGATIVE_WORDS, held_out_variants, split_voices
-
-#: where Debian's espeak-ng keeps its data (voices/!v holds the variant files)
-ESPEAK_DATA_DIRS = (Path("/usr/lib/x86_64-linux-gnu/espeak-ng-data"), Path("/usr/lib/aarch64-linux-gnu/espeak-ng-data"),
-                    Path("/usr/share/espeak-ng-data"))
+from speech.synth import ESPEAK_LANG_VOICES, SynthError, Voice, available_engines, espeak_variants
+from speech.vocab import NEGATIVE_WORDS, held_out_variants
 
 #: the whole vocal tract's scale, and each formant's own extra move (factors)
 TRACT_SCALE = (0.84, 1.2)
@@ -45,11 +43,12 @@ PITCH_HZ = (55, 330)
 
 
 def espeak_data_dir() -> Path:
-    """The installed espeak-ng data folder."""
-    for d in ESPEAK_DATA_DIRS:
-        if (d / "voices" / "!v").is_dir():
-            return d
-    raise SynthError("espeak-ng's data folder (voices/!v) was not found: install Debian's espeak-ng")
+    """The installed espeak-ng data folder, as espeak-ng itself reports it ("Data at: ..." in `--version`)."""
+    out = subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True, check=False).stdout
+    found = re.search(r"Data at:\s*(\S+)", out)
+    if not found or not (Path(found.group(1)) / "voices" / "!v").is_dir():
+        raise SynthError("espeak-ng's data folder (voices/!v) was not found: install Debian's espeak-ng")
+    return Path(found.group(1))
 
 
 def perturb_variant(text: str, name: str, rng: np.random.Generator) -> str:
@@ -98,9 +97,8 @@ def write_fresh_variants(root: Path, n: int, seed: int) -> list[str]:
     if not data.is_dir():
         root.mkdir(parents=True, exist_ok=True)
         shutil.copytree(src, data)
-    held = held_out_variants()
-    bases = sorted(p for p in (src / "voices" / "!v").iterdir() if p.is_file() and " " not in p.name
-                   and p.name not in held)
+    # the training variants, exactly as speech.vocab.split_voices splits them
+    bases = [b for v in espeak_variants() if v not in held_out_variants() and (b := src / "voices" / "!v" / v).is_file()]
     if not bases:
         raise SynthError(f"no training variants found in {src / 'voices' / '!v'}")
     rng = np.random.default_rng(seed)
@@ -108,6 +106,8 @@ def write_fresh_variants(root: Path, n: int, seed: int) -> list[str]:
     for i in range(n):
         base = bases[int(rng.integers(len(bases)))]
         name = f"fresh{seed}_{i:02d}"
+        if name in espeak_variants():
+            raise SynthError(f"a fresh variant may not take an installed variant's name: {name}")
         text = base.read_text(encoding="utf-8", errors="replace")
         (data / "voices" / "!v" / name).write_text(perturb_variant(text, name, rng), encoding="utf-8")
         names.append(name)
@@ -119,8 +119,6 @@ def fresh_voices(root: Path, n: int, seed: int) -> dict[str, list[Voice]]:
     if not available_engines()["espeak"]:
         raise SynthError("espeak-ng is not installed (Debian package espeak-ng)")
     names = write_fresh_variants(root, n, seed)
-    trained = {v.variant for lang in ("en", "ru") for v in split_voices(lang)[0]}
-    assert not trained & set(names), "a fresh variant's name is already a training variant"
     return {lang: [Voice("espeak", base, lang, var, data=str(root)) for base in ESPEAK_LANG_VOICES[lang]
                    for var in names] for lang in ("en", "ru")}
 

@@ -195,11 +195,13 @@ def synthesize_float(text: str, voice: Voice, speed: float = 1.0, pitch: int = 5
         if not available_engines()["espeak"]:
             raise SynthError("espeak-ng is not installed (Debian package espeak-ng)")
         v = voice.name + (f"+{voice.variant}" if voice.variant else "")
-        path = [f"--path={voice.data}"] if voice.data else []
-        if voice.data and not os.path.isfile(os.path.join(voice.data, "espeak-ng-data", "voices", "!v", voice.variant)):
+        path = []
+        if voice.data:
             # espeak-ng would fall back to the plain voice without a word: a fresh speaker must not turn into another
-            raise SynthError(f"variant {voice.variant!r} is not in {voice.data}/espeak-ng-data/voices/!v "
-                             "(written by speech.fresh_voices)")
+            if not os.path.isfile(os.path.join(voice.data, "espeak-ng-data", "voices", "!v", voice.variant)):
+                raise SynthError(f"variant {voice.variant!r} is not in {voice.data}/espeak-ng-data/voices/!v "
+                                 "(written by speech.fresh_voices)")
+            path = [f"--path={voice.data}"]
         cmd = ["espeak-ng", *path, "-v", v, "-s", str(int(175 * speed)), "-p", str(int(pitch)), "--stdout", text]
         res = subprocess.run(cmd, capture_output=True, check=False)
         if res.returncode != 0:
