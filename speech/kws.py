@@ -9,6 +9,9 @@ whose channel was loudest over the word.
 A model card (`models/kws.json`) may list `parts`: models with their own front ends (log-mel frames for the DS-CNN,
 speech embeddings for the head of `speech.head`) and weights. Each part ticks every 80 ms; at each tick of the last
 part the detector averages every part's latest posterior, in time order, so chunk sizes never change the events.
+A part may say `delay`: its posterior enters the mean that many of its ticks late, to line its peak up with the
+other parts' (a part that hears a word early waits for the one that hears it late; live, so only a delay, never a
+look-ahead).
 """
 
 from __future__ import annotations
@@ -251,10 +254,16 @@ class KeywordDetector:
         hop_frames = max(1, int(round(hop_s * RATE / HOP)))
         self.hop_s = hop_frames * HOP / RATE
         self.members: list[tuple[LogMelFront | EmbeddingFront, Any, float]] = []  # (front end, session, weight)
+        self._delays: list[int] = []  # ticks each part's posterior waits before it is averaged
         for card in cards:
             path = main.parent / str(card["model"]) if "model" in card else main
             sess = self.session if path.resolve() == main.resolve() else load_session(path)
             self.members.append((_front(card, hop_frames), sess, float(card.get("weight", 1.0))))
+            delay = card.get("delay", 0)
+            if not isinstance(delay, int) or isinstance(delay, bool) or delay < 0:
+                raise ModelMissingError(f"keyword model card: part {card.get('model', path.name)!r} has delay "
+                                        f"{delay!r}; a delay is a whole number of ticks, 0 or more")
+            self._delays.append(delay)
         total = sum(w for _, _, w in self.members)
         self._weights = np.array([w / total for _, _, w in self.members])
         # a keyword that must persist fires (persist - 1) hops after its first crossing
@@ -271,6 +280,7 @@ class KeywordDetector:
         for front, _, _ in self.members:
             front.reset()
         self._latest: list[np.ndarray | None] = [None] * len(self.members)
+        self._pending: list[deque[np.ndarray]] = [deque(maxlen=d + 1) for d in self._delays]
         self._t0: float | None = None
         self._samples = 0  # mono samples received since the start
         self._posts: deque[np.ndarray] = deque(maxlen=self.smooth)
@@ -305,7 +315,10 @@ class KeywordDetector:
         clock = len(self.members) - 1
         events: list[dict[str, Any]] = []
         for end, m, x in sorted(ticks, key=lambda e: (e[0], e[1])):
-            self._latest[m] = self.posteriors(x, m)
+            waiting = self._pending[m]
+            waiting.append(self.posteriors(x, m))
+            if len(waiting) == waiting.maxlen:  # the posterior of `delay` ticks ago
+                self._latest[m] = waiting[0]
             if m != clock or any(p is None for p in self._latest):
                 continue
             ev = self._decide(self._weights @ np.stack(self._latest), end)

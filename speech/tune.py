@@ -44,9 +44,14 @@ def record(model_path: Path, bank_path: Path, snr: float = 10.0, fa_seeds: tuple
     return {"kw": (t, p, truth), "talk": talk}
 
 
-def fuse(recs: list[dict[str, Any]], weights: list[float]) -> dict[str, Any]:
+def fuse(recs: list[dict[str, Any]], weights: list[float], delays: Sequence[int] | None = None,
+         hop_s: float = 0.08) -> dict[str, Any]:
     """Recorded posteriors of several models (each recorded alone) averaged as the detector averages a card's
-    `parts`: at each of the last model's hops, every model's latest posterior at or before it, weighted."""
+    `parts`: at each of the last model's hops, every model's latest posterior at or before it, weighted. A part's
+    `delays` entry (its card's `delay`, in hops) shifts its clock that many hops later, as the detector holds it back.
+    The last part's shifted clock can run past the audio's end, where live decisions stop."""
+    if delays is not None:
+        recs = [_delayed(r, d * hop_s) for r, d in zip(recs, delays, strict=True)]
 
     def on_clock(streams: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
         t_clock, _ = streams[-1]
@@ -63,6 +68,14 @@ def fuse(recs: list[dict[str, Any]], weights: list[float]) -> dict[str, Any]:
         tt, pp = on_clock([(r["talk"][i][0], r["talk"][i][1]) for r in recs])
         talk.append((tt, pp, recs[-1]["talk"][i][2]))
     return {"kw": (t, p, recs[-1]["kw"][2]), "talk": talk}
+
+
+def _delayed(rec: dict[str, Any], shift_s: float) -> dict[str, Any]:
+    """A recording whose every posterior is stamped `shift_s` later."""
+    if not shift_s:
+        return rec
+    kw_t, kw_p, truth = rec["kw"]
+    return {"kw": (kw_t + shift_s, kw_p, truth), "talk": [(t + shift_s, p, x) for t, p, x in rec["talk"]]}
 
 
 def score(rec: dict[str, Any], thresholds: float | np.ndarray, smooth: int, persist: int) -> dict[str, Any]:

@@ -61,6 +61,44 @@ def test_fused_posteriors_are_the_weighted_parts_as_tune_replays_them(tmp_path: 
 
 
 @needs_espeak()
+@pytest.mark.parametrize("delayed, ticks", [(0, 2), (1, 1)])
+def test_a_delayed_part_is_averaged_as_tune_replays_it_shifted(tmp_path: Path, delayed: int, ticks: int) -> None:
+    """A part's `delay` (in its ticks) is what the tuner scores by shifting that part's clock: the live detector
+    must average the posterior of `ticks` hops ago, never one from the future."""
+    card = json.loads(MODEL_PATH.with_suffix(".json").read_text())
+    audio = _talk(3)
+    recs = []
+    for part in card["parts"]:
+        single = {k: v for k, v in part.items() if k not in ("model", "weight")}
+        tt, pp, _ = ev.posteriors(KeywordDetector(_single(tmp_path, part["model"], single), smooth=1, persist=1), audio)
+        recs.append({"kw": (tt, pp, []), "talk": []})
+    delays = [ticks if i == delayed else 0 for i in range(len(recs))]
+    fused = tune.fuse(recs, [part["weight"] for part in card["parts"]], delays)
+    for part in card["parts"]:
+        shutil.copy(MODEL_PATH.parent / part["model"], tmp_path / part["model"])
+    card["parts"][delayed]["delay"] = ticks
+    (tmp_path / "kws.json").write_text(json.dumps(card))
+    t, p, _ = ev.posteriors(KeywordDetector(tmp_path / "kws.onnx", smooth=1, persist=1), audio)
+    # the replay also decides at shifted times past the audio's end, which live never reaches: match by time
+    common, i_live, i_replay = np.intersect1d(np.round(t, 3), np.round(fused["kw"][0], 3), return_indices=True)
+    assert len(common) > 50 and len(common) >= len(t) - 1
+    assert np.allclose(fused["kw"][1][i_replay], p[i_live], atol=1e-5)
+
+
+@pytest.mark.parametrize("delay", [-1, 1.5, "2", True])
+def test_a_bad_delay_is_named(tmp_path: Path, delay: object) -> None:
+    from speech.kws import ModelMissingError
+
+    card = json.loads(MODEL_PATH.with_suffix(".json").read_text())
+    for part in card["parts"]:
+        shutil.copy(MODEL_PATH.parent / part["model"], tmp_path / part["model"])
+    card["parts"][1]["delay"] = delay
+    (tmp_path / "kws.json").write_text(json.dumps(card))
+    with pytest.raises(ModelMissingError, match="delay"):
+        KeywordDetector(tmp_path / "kws.onnx")
+
+
+@needs_espeak()
 def test_chunk_sizes_do_not_change_the_events() -> None:
     audio = _talk(2)
     runs = []
