@@ -98,7 +98,8 @@ def write_fresh_variants(root: Path, n: int, seed: int) -> list[str]:
         root.mkdir(parents=True, exist_ok=True)
         shutil.copytree(src, data)
     # the training variants, exactly as speech.vocab.split_voices splits them
-    bases = [b for v in espeak_variants() if v not in held_out_variants() and (b := src / "voices" / "!v" / v).is_file()]
+    held = held_out_variants()
+    bases = [b for v in espeak_variants() if v not in held and (b := src / "voices" / "!v" / v).is_file()]
     if not bases:
         raise SynthError(f"no training variants found in {src / 'voices' / '!v'}")
     rng = np.random.default_rng(seed)

@@ -279,8 +279,8 @@ class KeywordDetector:
         """Forget all audio (a new source)."""
         for front, _, _ in self.members:
             front.reset()
-        self._latest: list[np.ndarray | None] = [None] * len(self.members)
-        self._pending: list[deque[np.ndarray]] = [deque(maxlen=d + 1) for d in self._delays]
+        # each part's last `delay` + 1 posteriors: the oldest is the one averaged, once there are that many
+        self._recent: list[deque[np.ndarray]] = [deque(maxlen=d + 1) for d in self._delays]
         self._t0: float | None = None
         self._samples = 0  # mono samples received since the start
         self._posts: deque[np.ndarray] = deque(maxlen=self.smooth)
@@ -315,13 +315,10 @@ class KeywordDetector:
         clock = len(self.members) - 1
         events: list[dict[str, Any]] = []
         for end, m, x in sorted(ticks, key=lambda e: (e[0], e[1])):
-            waiting = self._pending[m]
-            waiting.append(self.posteriors(x, m))
-            if len(waiting) == waiting.maxlen:  # the posterior of `delay` ticks ago
-                self._latest[m] = waiting[0]
-            if m != clock or any(p is None for p in self._latest):
+            self._recent[m].append(self.posteriors(x, m))
+            if m != clock or any(len(q) < q.maxlen for q in self._recent):
                 continue
-            ev = self._decide(self._weights @ np.stack(self._latest), end)
+            ev = self._decide(self._weights @ np.stack([q[0] for q in self._recent]), end)
             if ev is not None:
                 events.append(ev)
         return events

@@ -27,6 +27,14 @@ def _single(tmp_path: Path, name: str, card: dict) -> Path:
     return tmp_path / name
 
 
+def _card_copy(tmp_path: Path, card: dict) -> Path:
+    """The shipped card's part files beside a changed copy of its card; returns the path to load."""
+    for part in card["parts"]:
+        shutil.copy(MODEL_PATH.parent / part["model"], tmp_path / part["model"])
+    (tmp_path / "kws.json").write_text(json.dumps(card))
+    return tmp_path / "kws.onnx"
+
+
 def _talk(seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     track = np.zeros(16000 * 7, np.int16)
@@ -74,11 +82,8 @@ def test_a_delayed_part_is_averaged_as_tune_replays_it_shifted(tmp_path: Path, d
         recs.append({"kw": (tt, pp, []), "talk": []})
     delays = [ticks if i == delayed else 0 for i in range(len(recs))]
     fused = tune.fuse(recs, [part["weight"] for part in card["parts"]], delays)
-    for part in card["parts"]:
-        shutil.copy(MODEL_PATH.parent / part["model"], tmp_path / part["model"])
     card["parts"][delayed]["delay"] = ticks
-    (tmp_path / "kws.json").write_text(json.dumps(card))
-    t, p, _ = ev.posteriors(KeywordDetector(tmp_path / "kws.onnx", smooth=1, persist=1), audio)
+    t, p, _ = ev.posteriors(KeywordDetector(_card_copy(tmp_path, card), smooth=1, persist=1), audio)
     # the replay also decides at shifted times past the audio's end, which live never reaches: match by time
     common, i_live, i_replay = np.intersect1d(np.round(t, 3), np.round(fused["kw"][0], 3), return_indices=True)
     assert len(common) > 50 and len(common) >= len(t) - 1
@@ -90,12 +95,9 @@ def test_a_bad_delay_is_named(tmp_path: Path, delay: object) -> None:
     from speech.kws import ModelMissingError
 
     card = json.loads(MODEL_PATH.with_suffix(".json").read_text())
-    for part in card["parts"]:
-        shutil.copy(MODEL_PATH.parent / part["model"], tmp_path / part["model"])
     card["parts"][1]["delay"] = delay
-    (tmp_path / "kws.json").write_text(json.dumps(card))
     with pytest.raises(ModelMissingError, match="delay"):
-        KeywordDetector(tmp_path / "kws.onnx")
+        KeywordDetector(_card_copy(tmp_path, card))
 
 
 @needs_espeak()
