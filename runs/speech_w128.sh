@@ -1,8 +1,8 @@
 #!/bin/sh
 # Stop 48: W, one DS-CNN 128 channels wide and 5 blocks deep, trained from random weights on the CPU, and the banks
 # its candidate was scored on. About 26 min of synthesis, windows and mining and 40 min of training (6 epochs of
-# 91,860 windows, ~6.8 min an epoch) on 2 cores. The checkpoint and its ONNX are kept in
-# models/candidates/kws_w128_s48/ (not shipped; see models/KWS_MODEL_CARD.md, "Round of stop 48").
+# 91,860 windows, ~6.8 min an epoch) on 2 cores. Its ONNX is shipped as models/kws_w.onnx, its checkpoint kept in
+# models/candidates/kws_w128_s48/ (see models/KWS_MODEL_CARD.md, "Round of stop 48").
 cd "$(dirname "$0")/.."
 export OMP_NUM_THREADS=2
 .venv/bin/python - <<'PY'
