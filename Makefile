@@ -12,6 +12,11 @@ APT_PACKAGES := espeak-ng sox libportaudio2 ffmpeg chromium chromium-driver post
 	festival-czech festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
 	festvox-italp16k festvox-itapc16k festvox-suopuhe-common festvox-suopuhe-lj festvox-suopuhe-mv \
 	festival-hi festvox-hi-nsk festival-mr festvox-mr-nsk festival-te festvox-te-nsk festival-ca festvox-ca-ona-hts
+# Real human voices for the keyword spotter's training and its real-voice false-alarm guide (speech/realvoices.py:
+# Asterisk's telephone prompts, KLettres' letters; about 170 MB), installed by `make speech-real-voices` only.
+REAL_VOICE_PACKAGES := asterisk-core-sounds-en-wav asterisk-core-sounds-es-wav asterisk-core-sounds-fr-wav \
+	asterisk-core-sounds-it-wav asterisk-core-sounds-ru-wav asterisk-prompt-es-co asterisk-prompt-fr-armelle \
+	asterisk-prompt-it-menardi-wav klettres-data
 RUN_EXTRAS := audio
 TEST_EXTRAS := dev,train,audio
 SUDO := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null && echo sudo)
@@ -27,7 +32,7 @@ define install
 	fi
 endef
 
-.PHONY: all system-deps run test test-slow lint typecheck bench demo speech-model speech-eval eval-video \
+.PHONY: all system-deps speech-real-voices run test test-slow lint typecheck bench demo speech-model speech-eval eval-video \
 	bench-video markers clean
 
 all: test
@@ -37,11 +42,17 @@ $(PY):
 	$(PY) -m pip install -q --upgrade pip
 
 system-deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
+
+PACKAGES ?= $(APT_PACKAGES)
+
+# the real voices of speech/realvoices.py (training and the real-voice guide; not needed to run or test)
+speech-real-voices:
+	@$(MAKE) --no-print-directory system-deps PACKAGES="$(REAL_VOICE_PACKAGES)"
 
 # the assistant on its built-in demo table; the dashboard at http://127.0.0.1:5000
 run: system-deps | $(PY)
