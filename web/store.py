@@ -180,6 +180,15 @@ class StoredEvent:
     received_at: float
 
 
+def new_token() -> str:
+    """A table's secret: 43 URL-safe characters that never begin with "-", which a shell command line
+    (`unotable agent --token ...`) would read as an option (one token in 64 did)."""
+    while True:
+        token = secrets.token_urlsafe(32)
+        if not token.startswith("-"):
+            return token
+
+
 def hash_token(token: str) -> str:
     """Tokens are stored hashed (SHA-256 is enough: they are 256-bit random, not passwords)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -251,7 +260,7 @@ class Store:
             raise StoreError(f"bad broadcast delay {broadcast_delay:g}: expected 0-{MAX_BROADCAST_DELAY_S} seconds")
         if self.table(name) is not None:
             raise StoreError(f"table {name!r} exists already")
-        token = secrets.token_urlsafe(32)
+        token = new_token()
         with self._writing(), self.engine.begin() as conn:
             conn.execute(
                 insert(tables_t).values(

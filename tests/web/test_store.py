@@ -143,3 +143,14 @@ def test_sqlite_runs_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
     s.append_events(info.id, 1, [{"t": 0.0, "type": "hand_start"}])
     assert (tmp_path / "u.db-wal").exists()
     s.dispose()
+
+
+def test_a_token_never_begins_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`unotable agent --token -abc...` reads the token as an option (a flaky CI run found one in 64 tokens did)."""
+    import web.store as store_mod
+
+    drawn = iter(["-starts-like-an-option", "Ab3-fine_token"])
+    monkeypatch.setattr(store_mod.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert store_mod.new_token() == "Ab3-fine_token"
+    monkeypatch.undo()
+    assert not any(store_mod.new_token().startswith("-") for _ in range(2000))
