@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -297,18 +297,28 @@ def make_example(rng: np.random.Generator, banks: Banks, by_class: dict[str, lis
     return y.astype(np.float32), label
 
 
-def _make_features(args: tuple[int, int, Path]) -> tuple[np.ndarray, np.ndarray]:
-    seed, count, bank_path = args
-    banks = _BANKS_CACHE.get(str(bank_path))
+WindowMaker = Callable[..., tuple[np.ndarray, int]]
+"""`maker(rng, *banks, by_class) -> (1.2 s of audio, class index)`: `make_example`, or one that also takes other
+banks before the training banks (`speech.realvoices.make_real_example`). A module-level function, so a worker
+process can be handed it."""
+
+
+def _cached_banks(path: Path) -> Banks:
+    banks = _BANKS_CACHE.get(str(path))
     if banks is None:
-        banks = load_banks(bank_path)
-        _BANKS_CACHE[str(bank_path)] = banks
-    by_class: dict[str, list[Utt]] = {c: [u for u in banks.keywords if u.cls == c] for c in CLASSES[1:]}
+        banks = _BANKS_CACHE[str(path)] = load_banks(path)
+    return banks
+
+
+def _make_features(args: tuple[int, int, tuple[Path, ...], WindowMaker]) -> tuple[np.ndarray, np.ndarray]:
+    seed, count, bank_paths, maker = args
+    banks = [_cached_banks(p) for p in bank_paths]
+    by_class: dict[str, list[Utt]] = {c: [u for u in banks[-1].keywords if u.cls == c] for c in CLASSES[1:]}
     rng = np.random.default_rng(seed)
     feats = []
     labels = []
     for _ in range(count):
-        y, lab = make_example(rng, banks, by_class)
+        y, lab = maker(rng, *banks, by_class)
         feats.append(logmel(y).astype(np.float16))
         labels.append(lab)
     return np.stack(feats), np.asarray(labels, np.int64)
@@ -317,15 +327,24 @@ def _make_features(args: tuple[int, int, Path]) -> tuple[np.ndarray, np.ndarray]
 _BANKS_CACHE: dict[str, Banks] = {}
 
 
-def build_examples(bank_path: Path, n: int, seed: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    """`n` labelled log-mel windows (float16 (n, frames, mels), int64 (n,)) from the banks at `bank_path`."""
+def build_windows(maker: WindowMaker, bank_paths: Sequence[Path], n: int, seed: int, workers: int = 2,
+                  desc: str = "examples (x500)") -> tuple[np.ndarray, np.ndarray]:
+    """`n` labelled log-mel windows (float16 (n, frames, mels), int64 (n,)) made by `maker` from the banks at
+    `bank_paths` (the last: the training banks, whose keywords `maker` gets by class), in blocks of 500 on
+    `workers` processes; a seed gives the same windows whatever the number of workers."""
     from tqdm import tqdm
 
     block = 500
-    jobs = [(seed * 100003 + i, min(block, n - i * block), bank_path) for i in range((n + block - 1) // block)]
+    paths = tuple(Path(p) for p in bank_paths)
+    jobs = [(seed * 100003 + i, min(block, n - i * block), paths, maker) for i in range((n + block - 1) // block)]
     feats, labels = [], []
     with get_context("fork").Pool(workers, initializer=os.nice, initargs=(5,)) as pool:
-        for f, lab in tqdm(pool.imap(_make_features, jobs), total=len(jobs), desc="examples (x500)"):
+        for f, lab in tqdm(pool.imap(_make_features, jobs), total=len(jobs), desc=desc):
             feats.append(f)
             labels.append(lab)
     return np.concatenate(feats), np.concatenate(labels)
+
+
+def build_examples(bank_path: Path, n: int, seed: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """`n` labelled log-mel windows of the recipe (`make_example`) from the banks at `bank_path`."""
+    return build_windows(make_example, (bank_path,), n, seed, workers)

@@ -16,7 +16,6 @@ spoken digits stay for measuring only.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,8 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from speech import augment
-from speech.features import RATE, WINDOW_S, logmel
-from speech.kwsdata import Banks, Utt, babble, load_banks, noise_bed
+from speech.features import RATE, WINDOW_S
+from speech.kwsdata import Banks, Utt, babble, build_windows, noise_bed
 from speech.synth import resample
 from speech.vocab import CLASSES
 
@@ -238,40 +237,12 @@ def make_real_example(rng: np.random.Generator, real: Banks, banks: Banks,
     return y.astype(np.float32), label
 
 
-_CACHE: dict[str, Banks] = {}
-
-
-def _features(args: tuple[int, int, Path, Path]) -> tuple[np.ndarray, np.ndarray]:
-    seed, count, real_path, bank_path = args
-    for p in (real_path, bank_path):
-        if str(p) not in _CACHE:
-            _CACHE[str(p)] = load_banks(p)
-    real, banks = _CACHE[str(real_path)], _CACHE[str(bank_path)]
-    by_class = {c: [u for u in banks.keywords if u.cls == c] for c in CLASSES[1:]}
-    rng = np.random.default_rng(seed)
-    feats, labels = [], []
-    for _ in range(count):
-        y, lab = make_real_example(rng, real, banks, by_class)
-        feats.append(logmel(y).astype(np.float16))
-        labels.append(lab)
-    return np.stack(feats), np.asarray(labels, np.int64)
-
-
 def build_real_examples(real_path: Path, bank_path: Path, n: int, seed: int,
                         workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """`n` labelled log-mel windows with real voices (`make_real_example`): real recordings saved by `load_real`
     at `real_path`, synthetic keywords and backgrounds from the training banks at `bank_path`."""
-    from tqdm import tqdm
-
-    block = 500
-    jobs = [(seed * 100003 + i, min(block, n - i * block), real_path, bank_path)
-            for i in range((n + block - 1) // block)]
-    feats, labels = [], []
-    with get_context("fork").Pool(workers, initializer=os.nice, initargs=(5,)) as pool:
-        for f, lab in tqdm(pool.imap(_features, jobs), total=len(jobs), desc="real-voice windows (x500)"):
-            feats.append(f)
-            labels.append(lab)
-    return np.concatenate(feats), np.concatenate(labels)
+    return build_windows(make_real_example, (real_path, bank_path), n, seed, workers,
+                         desc="real-voice windows (x500)")
 
 
 def summary(banks: Banks, speakers: Sequence[str] | None = None) -> dict[str, dict[str, float]]:

@@ -44,6 +44,19 @@ def record(model_path: Path, bank_path: Path, snr: float = 10.0, fa_seeds: tuple
     return {"kw": (t, p, truth), "talk": talk}
 
 
+def average_on_clock(streams: Sequence[tuple[np.ndarray, np.ndarray]], weights: Sequence[float]
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """(times, posteriors) of several parts averaged as the detector averages them: at each of the last stream's
+    hops, every stream's latest posterior at or before it, weighted; no hop before every part has spoken."""
+    t_clock, _ = streams[-1]
+    idx = [np.searchsorted(t, t_clock + 1e-9, side="right") - 1 for t, _ in streams]
+    ready = np.all([j >= 0 for j in idx], axis=0)  # as live: no decision before every part has spoken
+    total = np.zeros((int(ready.sum()), streams[-1][1].shape[1]))
+    for (_, p), j, w in zip(streams, idx, weights, strict=True):
+        total += w * p[j[ready]]
+    return t_clock[ready], total / sum(weights)
+
+
 def fuse(recs: list[dict[str, Any]], weights: list[float], delays: Sequence[int] | None = None,
          hop_s: float = 0.08) -> dict[str, Any]:
     """Recorded posteriors of several models (each recorded alone) averaged as the detector averages a card's
@@ -54,13 +67,7 @@ def fuse(recs: list[dict[str, Any]], weights: list[float], delays: Sequence[int]
         recs = [_delayed(r, d * hop_s) for r, d in zip(recs, delays, strict=True)]
 
     def on_clock(streams: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-        t_clock, _ = streams[-1]
-        idx = [np.searchsorted(t, t_clock + 1e-9, side="right") - 1 for t, _ in streams]
-        ready = np.all([j >= 0 for j in idx], axis=0)  # as live: no decision before every part has spoken
-        total = np.zeros((int(ready.sum()), streams[-1][1].shape[1]))
-        for (_, p), j, w in zip(streams, idx, weights, strict=True):
-            total += w * p[j[ready]]
-        return t_clock[ready], total / sum(weights)
+        return average_on_clock(streams, weights)
 
     t, p = on_clock([(r["kw"][0], r["kw"][1]) for r in recs])
     talk = []

@@ -11,6 +11,7 @@ from speech.kws import KeywordDetector, replay_posteriors
 from speech.kwsdata import load_banks, save_banks
 from speech.realvoices import dev_stream, load_real
 from speech.evaluate import posteriors
+from speech.tune import average_on_clock
 from speech.vocab import CLASSES
 
 OUT = Path(os.environ.get("OUT", "/tmp/lead/s50"))
@@ -32,11 +33,8 @@ def rec(name: str, card: str) -> None:
 
 def fused(parts: list[tuple[str, float]]) -> tuple[np.ndarray, np.ndarray, float]:
     recs = [pickle.loads(Path(p).read_bytes())["talk"][0] for p, _ in parts]
-    t_clock = recs[-1][0]
-    idx = [np.searchsorted(t, t_clock + 1e-9, side="right") - 1 for t, _, _ in recs]
-    ready = np.all([j >= 0 for j in idx], axis=0)
-    total = sum(w * r[1][j[ready]] for r, j, (_, w) in zip(recs, idx, parts))
-    return t_clock[ready], total / sum(w for _, w in parts), recs[-1][2]
+    t, p = average_on_clock([(r[0], r[1]) for r in recs], [w for _, w in parts])
+    return t, p, recs[-1][2]
 
 
 def rule_of(path: str) -> tuple[np.ndarray, int, int]:

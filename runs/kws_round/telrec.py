@@ -12,6 +12,7 @@ from speech.evaluate import keyword_stream, posteriors, score_keywords
 from speech.kws import KeywordDetector, replay_posteriors
 from speech.kwsdata import load_banks
 from speech.realvoices import telephone
+from speech.tune import average_on_clock
 
 OUT = Path(os.environ.get("OUT", "/tmp/lead/s50"))
 sys.path.insert(0, str(Path(__file__).parent))
@@ -29,11 +30,8 @@ def score(spec: dict, rule: str) -> None:
     th, smooth, persist = rule_of(rule)
     for name, parts in spec.items():
         recs = [pickle.loads(Path(p).read_bytes()) for p, _ in parts]
-        t_clock, truth = recs[-1][0], recs[-1][2]
-        idx = [np.searchsorted(t, t_clock + 1e-9, side="right") - 1 for t, _, _ in recs]
-        ready = np.all([j >= 0 for j in idx], axis=0)
-        p = sum(w * r[1][j[ready]] for r, j, (_, w) in zip(recs, idx, parts)) / sum(w for _, w in parts)
-        sc = score_keywords(replay_posteriors(t_clock[ready], p, th, 0.3, smooth, persist), truth)
+        t, p = average_on_clock([(r[0], r[1]) for r in recs], [w for _, w in parts])
+        sc = score_keywords(replay_posteriors(t, p, th, 0.3, smooth, persist), recs[-1][2])
         print(json.dumps({"name": name, "recall_telephone": round(float(np.mean(sc["hits"])), 4)}), flush=True)
 
 
