@@ -1,5 +1,9 @@
 """The real-voice false-alarm guide of stop 50 (speech.realvoices' dev speakers, held out of training).
 
+Environment: OUT (where recordings go), REAL_DEV (the dev split's cache; stop 51: data/speech/real_dev51.pkl, four
+speakers with Allison), REAL_SPEAKERS (comma list: only these speakers' recordings in the stream, e.g.
+asterisk:en_US_f_Allison for the English part alone).
+
   realdev.py rec NAME CARD.onnx      one part's raw posteriors on the dev stream -> OUT/real_NAME.pkl
   realdev.py fa SPEC RULE            false alarms an hour of a weighted average of recorded parts under a rule
                                      SPEC '{"name": [[pkl, w], ...]}', RULE a card (kws.json) or a rule's json
@@ -15,13 +19,17 @@ from speech.tune import average_on_clock
 from speech.vocab import CLASSES
 
 OUT = Path(os.environ.get("OUT", "/tmp/lead/s50"))
-DEV = Path("data/speech/real_dev.pkl")
+DEV = Path(os.environ.get("REAL_DEV", "data/speech/real_dev.pkl"))
+SPEAKERS = [s for s in os.environ.get("REAL_SPEAKERS", "").split(",") if s]
 
 
 def stream() -> np.ndarray:
     if not DEV.exists():
         save_banks(load_real("dev"), DEV)
-    return dev_stream(load_banks(DEV))
+    dev = load_banks(DEV)
+    if SPEAKERS:
+        dev.negatives = [u for u in dev.negatives if u.voice in SPEAKERS]
+    return dev_stream(dev)
 
 
 def rec(name: str, card: str) -> None:
