@@ -9,21 +9,16 @@ cd "$(dirname "$0")/.."
 export OMP_NUM_THREADS=2
 .venv/bin/python - <<'PY'
 from pathlib import Path
-import numpy as np
 from speech.head import rebuild
-from speech.kwsdata import Banks, load_banks, save_banks
-from speech.realvoices import load_real
+from speech.kwsdata import load_banks, save_banks
+from speech.realvoices import load_real, with_real_voices
 D = Path('data/speech')
 bank = D / 'banks_s50_head.pkl'
 if not bank.exists():
     real_path = D / 'real_train.pkl'
     if not real_path.exists():
         save_banks(load_real('train'), real_path)
-    real, syn = load_banks(real_path), load_banks(D / 'banks_s49.pkl')
-    short = [u for u in real.negatives if len(u.audio) <= 1.5 * 16000]
-    long_ = [u for u in real.negatives if len(u.audio) > 1.5 * 16000]
-    pick = np.random.default_rng(5031).choice(len(long_), min(900, len(long_)), replace=False)
-    save_banks(Banks(keywords=syn.keywords, negatives=syn.negatives + short,
-                     sentences=syn.sentences + [long_[int(i)] for i in pick]), bank)
+    save_banks(with_real_voices(load_banks(D / 'banks_s49.pkl'), load_banks(real_path), seed=5031,
+                                real_keywords=False), bank)
 rebuild([bank], D / 's50_head', D / 's50_head' / 'kws_emb.onnx', n_recordings=1200, epochs=20, seed=5030)
 PY

@@ -102,19 +102,37 @@ def other_stream(sentences: list[Utt], snr: float | None, seed: int) -> np.ndarr
     return _normalise(y)
 
 
-def digits_stream(folder: Path, limit: int | None = None) -> tuple[np.ndarray, list[str]]:
-    """The real spoken digits one after another (resampled to 16 kHz), with 0.3 s gaps; returns audio and names."""
+def isolated_words(clips: Sequence[np.ndarray], gap_s: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
+    """Words said one at a time, as the real digits are recorded: each clip at peak 0.5 followed by `gap_s` of
+    silence, the whole at peak 0.7; returns the audio and each clip's start in seconds (to say which word an alarm
+    followed)."""
+    parts, starts, pos = [], [], 0
+    gap = np.zeros(int(gap_s * RATE), np.float32)
+    for x in clips:
+        starts.append(pos / RATE)
+        parts += [x / (np.max(np.abs(x)) + 1e-9) * 0.5, gap]
+        pos += len(x) + len(gap)
+    return _normalise(np.concatenate(parts) if parts else np.zeros(RATE, np.float32)), np.array(starts)
+
+
+def digits_clips(folder: Path, limit: int | None = None) -> tuple[list[np.ndarray], list[str]]:
+    """The real spoken digits' recordings, resampled to 16 kHz mono, and their file names (sorted)."""
     import soundfile as sf
 
     from speech.synth import resample
 
     files = sorted(folder.glob("*.wav"))[:limit] if limit else sorted(folder.glob("*.wav"))
-    parts = []
+    clips = []
     for f in files:
         x, sr = sf.read(str(f), dtype="float32", always_2d=True)
-        x = resample(x.mean(axis=1), int(sr), RATE)
-        parts += [x / (np.max(np.abs(x)) + 1e-9) * 0.5, np.zeros(int(0.3 * RATE), np.float32)]
-    return _normalise(np.concatenate(parts) if parts else np.zeros(RATE, np.float32)), [f.name for f in files]
+        clips.append(resample(x.mean(axis=1), int(sr), RATE))
+    return clips, [f.name for f in files]
+
+
+def digits_stream(folder: Path, limit: int | None = None) -> tuple[np.ndarray, list[str]]:
+    """The real spoken digits one after another (resampled to 16 kHz), with 0.3 s gaps; returns audio and names."""
+    clips, names = digits_clips(folder, limit)
+    return isolated_words(clips)[0], names
 
 
 def _normalise(y: np.ndarray) -> np.ndarray:

@@ -247,6 +247,18 @@ def build_real_examples(real_path: Path, bank_path: Path, n: int, seed: int,
                          desc="real-voice windows (x500)")
 
 
+def with_real_voices(syn: Banks, real: Banks, seed: int, n_long: int = 900, real_keywords: bool = True) -> Banks:
+    """A synthetic training bank with the real train speakers in it, for the speech-embedding head's table
+    recordings (`speech.embed_data`): real recordings up to 1.5 s go beside the near misses, `n_long` of the longer
+    ones (drawn with `seed`) among the talk, so real voices are spoken and in the babble too; the real "uno"s join
+    the keywords when `real_keywords` (stop 50's HR was built without them)."""
+    short = [u for u in real.negatives if len(u.audio) <= 1.5 * RATE]
+    long_ = [u for u in real.negatives if len(u.audio) > 1.5 * RATE]
+    pick = np.random.default_rng(seed).choice(len(long_), min(n_long, len(long_)), replace=False)
+    return Banks(keywords=syn.keywords + (real.keywords if real_keywords else []), negatives=syn.negatives + short,
+                 sentences=syn.sentences + [long_[int(i)] for i in pick])
+
+
 def summary(banks: Banks, speakers: Sequence[str] | None = None) -> dict[str, dict[str, float]]:
     """Per speaker: recordings and minutes (what a round's note reports)."""
     out: dict[str, dict[str, float]] = {}

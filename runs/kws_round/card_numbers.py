@@ -10,14 +10,14 @@ never tested on) is a synthetic guide to those alarms. Two versions: as rendered
 import json, os, pickle, sys
 from pathlib import Path
 import numpy as np
-from speech.evaluate import posteriors
+from realdev import by_class, rule_of  # this folder's real-voice guide: the same rule reader and class count
+from speech.evaluate import isolated_words, posteriors
 from speech.features import RATE
 from speech.fresh_voices import render_fresh_bank
 from speech.kws import KeywordDetector, replay_posteriors
 from speech.kwsdata import load_banks, save_banks
 from speech.realvoices import telephone
 from speech.tune import average_on_clock
-from speech.vocab import CLASSES
 
 OUT = Path(os.environ.get("OUT", "/tmp/lead/s51"))
 BANK = Path("data/speech/numbers_fresh.pkl")
@@ -27,14 +27,9 @@ WORDS = {"en": "zero one two three four five six seven eight nine".split(),
 
 def stream(line8k: bool) -> np.ndarray:
     bank = load_banks(BANK)
-    rng = np.random.default_rng(5151)
-    pieces: list[np.ndarray] = []
-    for i in rng.permutation(len(bank.negatives)):
-        x = bank.negatives[int(i)].audio
-        x = telephone(x) if line8k else x
-        pieces += [x / (np.max(np.abs(x)) + 1e-9) * 0.5, np.zeros(int(0.3 * RATE), np.float32)]
-    y = np.concatenate(pieces)
-    return (y / (np.max(np.abs(y)) + 1e-9) * 0.7).astype(np.float32)
+    order = np.random.default_rng(5151).permutation(len(bank.negatives))
+    clips = [bank.negatives[int(i)].audio for i in order]
+    return isolated_words([telephone(x) for x in clips] if line8k else clips)[0]
 
 
 def rec(name: str, card: str) -> None:
@@ -45,20 +40,14 @@ def rec(name: str, card: str) -> None:
 
 
 def fa(spec: dict, rule_path: str) -> None:
-    r = json.loads(Path(rule_path).read_text())
-    th = np.full(len(CLASSES), float(r.get("threshold", 0.5)))
-    for c, v in (r.get("class_thresholds") or {}).items():
-        th[CLASSES.index(c)] = v
+    th, smooth, persist = rule_of(rule_path)
     for name, parts in spec.items():
         row = {"name": name}
         for tag in ("num", "num8k"):
             recs = [pickle.loads((OUT / f"{tag}_{p}.pkl").read_bytes()) for p, _ in parts]
             t, p = average_on_clock([(x[0], x[1]) for x in recs], [w for _, w in parts])
-            fires = replay_posteriors(t, p, th, 0.3, int(r.get("smooth", 3)), int(r.get("persist", 2)))
-            by: dict[str, int] = {}
-            for _, c, _ in fires:
-                by[CLASSES[c]] = by.get(CLASSES[c], 0) + 1
-            row[tag] = {"fa_per_hour": round(len(fires) / recs[0][2], 1), "by_class": by}
+            fires = replay_posteriors(t, p, th, 0.3, smooth, persist)
+            row[tag] = {"fa_per_hour": round(len(fires) / recs[0][2], 1), "by_class": by_class(fires)}
         print(json.dumps(row, ensure_ascii=False), flush=True)
 
 

@@ -3,18 +3,10 @@ followed, per card.  digits_words.py NAME=CARD.onnx ...  Prints counts of (digit
 import collections, json, sys
 from pathlib import Path
 import numpy as np
-import soundfile as sf
-from speech.evaluate import DIGITS, digits_stream, posteriors
-from speech.features import RATE
+from speech.evaluate import DIGITS, digits_clips, isolated_words, posteriors
 from speech.kws import KeywordDetector
-from speech.synth import resample
-audio, names = digits_stream(DIGITS)
-starts, pos = [], 0
-for n in names:  # the same layout as digits_stream: each file, then 0.3 s of silence
-    x, sr = sf.read(str(DIGITS / n), dtype="float32", always_2d=True)
-    starts.append(pos / RATE)
-    pos += len(resample(x.mean(axis=1), int(sr), RATE)) + int(0.3 * RATE)
-starts_a = np.array(starts)
+clips, names = digits_clips(DIGITS)
+audio, starts_a = isolated_words(clips)  # the layout of digits_stream, with each file's start
 for spec in sys.argv[1:]:
     name, card = spec.split("=", 1)
     _, _, events = posteriors(KeywordDetector(Path(card)), audio)

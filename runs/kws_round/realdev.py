@@ -53,16 +53,21 @@ def rule_of(path: str) -> tuple[np.ndarray, int, int]:
     return th, int(r.get("smooth", 3)), int(r.get("persist", 2))
 
 
+def by_class(fires: list) -> dict[str, int]:
+    """How many of the fires were each keyword class."""
+    by: dict[str, int] = {}
+    for _, c, _ in fires:
+        by[CLASSES[c]] = by.get(CLASSES[c], 0) + 1
+    return by
+
+
 def fa(spec: dict, rule: str) -> None:
     th, smooth, persist = rule_of(rule)
     for name, parts in spec.items():
         t, p, hours = fused(parts)
         fires = replay_posteriors(t, p, th, 0.3, smooth, persist)
-        by = {}
-        for _, c, _ in fires:
-            by[CLASSES[c]] = by.get(CLASSES[c], 0) + 1
         print(json.dumps({"name": name, "fa_per_hour": round(len(fires) / hours, 1), "fires": len(fires),
-                          "hours": round(hours, 3), "by_class": by}), flush=True)
+                          "hours": round(hours, 3), "by_class": by_class(fires)}), flush=True)
 
 
 if __name__ == "__main__":

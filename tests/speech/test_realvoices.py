@@ -22,6 +22,7 @@ from speech.realvoices import (
     load_real,
     make_real_example,
     telephone,
+    with_real_voices,
 )
 from speech.vocab import CLASSES
 
@@ -155,3 +156,23 @@ def test_dev_stream_lays_every_recording_at_peak_0_7() -> None:
     y = dev_stream(real)
     assert abs(float(np.max(np.abs(y))) - 0.7) < 1e-4
     assert len(y) >= sum(len(u.audio) for u in real.negatives) + 2 * int(0.2 * RATE)
+
+
+def test_with_real_voices_puts_short_recordings_beside_near_misses_and_long_ones_in_the_talk() -> None:
+    def utt(text: str, cls: str, seconds: float) -> Utt:
+        return Utt(text, cls, "es", "asterisk:es_CO", np.zeros(int(seconds * RATE), np.float32))
+
+    syn = Banks(keywords=[utt("uno", "uno", 0.5)], negatives=[utt("Juno", "other", 0.5)],
+                sentences=[utt("talk", "other", 3.0)])
+    real = Banks(keywords=[utt("1", "uno", 0.4)],
+                 negatives=[utt("s1", "other", 1.0), utt("s2", "other", 1.5)] +
+                           [utt(f"l{i}", "other", 2.0 + i) for i in range(5)])
+    bank = with_real_voices(syn, real, seed=1, n_long=3)
+    assert [u.text for u in bank.keywords] == ["uno", "1"]
+    assert [u.text for u in bank.negatives] == ["Juno", "s1", "s2"]  # up to 1.5 s: beside the near misses
+    long_texts = [u.text for u in bank.sentences[1:]]
+    assert bank.sentences[0].text == "talk" and len(long_texts) == 3 and len(set(long_texts)) == 3
+    assert all(t.startswith("l") for t in long_texts)
+    assert [u.text for u in with_real_voices(syn, real, seed=1, n_long=3).sentences] == ["talk", *long_texts]
+    assert [u.text for u in with_real_voices(syn, real, seed=1, n_long=9, real_keywords=False).keywords] == ["uno"]
+    assert len(with_real_voices(syn, real, seed=1, n_long=9).sentences) == 6  # never more than there are
