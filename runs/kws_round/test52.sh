@@ -2,9 +2,10 @@
 # Stop 52: the one decision test (models/candidates/kws_line_s52/bars.txt): a new test bank (seed 1752), the chosen
 # candidate (a card folder made by cand.py) and the shipped card, each through `unotable eval-speech` on one core
 # side by side, then both through bench2.py.
-#   test52.sh CAND_DIR        e.g. test52.sh /tmp/lead/s52/C_D23
+#   [SEED=1853] test52.sh CAND_DIR        e.g. test52.sh /tmp/lead/s52/C_D23 (seed 1752 unless SEED)
 cd "$(dirname "$0")/../.."
-T=/tmp/lead/s52; P=.venv/bin/python; B=data/speech/t1752
+SEED=${SEED:-1752}
+T=/tmp/lead/s52; P=.venv/bin/python; B=data/speech/t$SEED
 export OMP_NUM_THREADS=1
 mkdir -p $B $T/SHIP
 cp models/kws.json models/kws.onnx models/kws_w.json models/kws_w.onnx models/kws_emb.json models/kws_emb.onnx $T/SHIP/
@@ -12,14 +13,14 @@ cp models/kws.json models/kws.onnx models/kws_w.json models/kws_w.onnx models/kw
 import shutil
 from pathlib import Path
 from speech.kwsdata import build_banks, save_banks
-save_banks(build_banks(True, 40, 6, 1000, seed=1752, workers=2), Path('$B/banks_test.pkl'))
+save_banks(build_banks(True, 40, 6, 1000, seed=$SEED, workers=2), Path('$B/banks_test.pkl'))
 shutil.copy('data/speech/banks_accent_test.pkl', '$B/banks_accent_test.pkl')
 print('test bank built', flush=True)"
 C=$1
-.venv/bin/unotable eval-speech --bank $B/banks_test.pkl --model $T/SHIP/kws.onnx --png $T/det_shipped1752.png \
-  --json $T/eval_shipped1752.json > $T/eval_shipped1752.log 2>&1 &
-.venv/bin/unotable eval-speech --bank $B/banks_test.pkl --model $C/kws.onnx --png $T/det_CAND1752.png \
-  --json $T/eval_CAND1752.json > $T/eval_CAND1752.log 2>&1
+.venv/bin/unotable eval-speech --bank $B/banks_test.pkl --model $T/SHIP/kws.onnx --png $T/det_shipped$SEED.png \
+  --json $T/eval_shipped$SEED.json > $T/eval_shipped$SEED.log 2>&1 &
+.venv/bin/unotable eval-speech --bank $B/banks_test.pkl --model $C/kws.onnx --png $T/det_CAND$SEED.png \
+  --json $T/eval_CAND$SEED.json > $T/eval_CAND$SEED.log 2>&1
 wait
 $P runs/kws_round/bench2.py $T/SHIP/kws.onnx $C/kws.onnx $T/SHIP/kws.onnx $C/kws.onnx
 echo TEST DONE $(date)
