@@ -134,11 +134,13 @@ def line8k(x: Any, rng: np.random.Generator, share: float) -> Any:
 
     b = x.shape[0]
     pick = np.nonzero(rng.random(b) < share)[0]
-    for i in pick:
-        cut = float(np.round(rng.uniform(*LINE_CUTOFF_HZ), -1))  # 10 Hz steps keep the cache small
-        gain = torch.from_numpy(_mel_power_gain(cut))
-        power = torch.clamp(torch.exp(x[i]) - LOG_FLOOR, min=0.0)  # the frames' floor is added back once
-        x[i] = torch.log(power * gain + LOG_FLOOR)
+    if pick.size == 0:
+        return x
+    cuts = np.round(rng.uniform(*LINE_CUTOFF_HZ, size=pick.size), -1)  # 10 Hz steps keep the cache small
+    gain = torch.from_numpy(np.stack([_mel_power_gain(float(c)) for c in cuts]))[:, None, :]  # (k, 1, mels)
+    idx = torch.from_numpy(pick)
+    power = torch.clamp(torch.exp(x[idx]) - LOG_FLOOR, min=0.0)  # the frames' floor is added back once
+    x[idx] = torch.log(power * gain + LOG_FLOOR)
     return x
 
 

@@ -10,13 +10,7 @@ P=.venv/bin/python; K=runs/kws_round
 mkdir -p $T/WL && cp $R/kws.onnx $T/WL/kws.onnx
 $P -c "
 import json; c=json.load(open('$R/kws.json')); [c.pop(k, None) for k in ('parts','class_thresholds')]; json.dump(c, open('$T/WL/kws.json','w'))"
-$P $K/rec.py $T/WL/kws.onnx data/speech/banks_val.pkl $T/val_WL.pkl &
-$P $K/rec.py $T/WL/kws.onnx data/speech/banks_fresh.pkl $T/fresh_WL.pkl
-wait
-$P $K/realdev.py rec WL $T/WL/kws.onnx &
-REAL_SPEAKERS=asterisk:en_US_f_Allison $P $K/realdev.py rec en_WL $T/WL/kws.onnx
-wait
-$P $K/card_numbers.py rec WL $T/WL/kws.onnx
+sh $K/rec_all.sh WL $T/WL/kws.onnx
 for x in D W H; do for g in real real_en num num8k; do [ -e $T/${g}_$x.pkl ] || ln -s $S1/${g}_$x.pkl $T/${g}_$x.pkl; done; done
 for b in val fresh; do
   $P $K/ens.py "{

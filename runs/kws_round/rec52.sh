@@ -3,13 +3,5 @@
 cd "$(dirname "$0")/../.."
 export OUT=/tmp/lead/s52 REAL_DEV=data/speech/real_dev51.pkl OMP_NUM_THREADS=1
 T=/tmp/lead/s52; P=.venv/bin/python; K=runs/kws_round
-for d in D01 D23; do
-  $P $K/rec.py $T/$d/kws.onnx data/speech/banks_val.pkl $T/val_$d.pkl &
-  $P $K/rec.py $T/$d/kws.onnx data/speech/banks_fresh.pkl $T/fresh_$d.pkl
-  wait
-  $P $K/realdev.py rec $d $T/$d/kws.onnx &
-  REAL_SPEAKERS=asterisk:en_US_f_Allison $P $K/realdev.py rec en_$d $T/$d/kws.onnx
-  wait
-  $P $K/card_numbers.py rec $d $T/$d/kws.onnx
-done
+for d in D01 D23; do sh $K/rec_all.sh $d $T/$d/kws.onnx; done
 echo REC DONE $(date)
