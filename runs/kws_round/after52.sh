@@ -27,9 +27,7 @@ for c in "DWH models/kws.json 0.3 0.3 W" "DWLH $T/rule_DWLH_20.json 0.3 0.3 WL" 
          "DWLHw $T/rule_DWLHw_20.json 0.2 0.4 WL" "DWLHw $T/rule_DWLHw_10.json 0.2 0.4 WL"; do
   set -- $c
   echo "-- $1 rule $2"
-  $P $K/card_numbers.py fa "{\"$1\": [[\"D\", $3], [\"$5\", $4], [\"H\", 0.4]]}" $2
-  $P $K/realdev.py fa "{\"$1\": [[\"$T/real_D.pkl\", $3], [\"$T/real_$5.pkl\", $4], [\"$T/real_H.pkl\", 0.4]]}" $2
-  $P $K/realdev.py fa "{\"$1_en\": [[\"$T/real_en_D.pkl\", $3], [\"$T/real_en_$5.pkl\", $4], [\"$T/real_en_H.pkl\", 0.4]]}" $2
+  sh $K/guides.sh $1 $2 D:$3 $5:$4 H:0.4
 done
 echo "-- parts alone, flat 0.35"
 $P $K/card_numbers.py fa '{"W": [["W", 1]], "WL": [["WL", 1]]}' $S1/flat35.json

@@ -22,9 +22,7 @@ for c in "D23W2LWLH WL" "D23W2LWH W"; do
   BUDGETS=20,17.5,15,12.5,10 $P $K/rule50.py $1 "[[\"$T/val_D23.pkl\",\"$T/fresh_D23.pkl\",0.2],[\"$T/val_W2L.pkl\",\"$T/fresh_W2L.pkl\",0.2],[\"$T/val_$2.pkl\",\"$T/fresh_$2.pkl\",0.2],[\"$S/val_H.pkl\",\"$S/fresh_H.pkl\",0.4]]" | grep dev
   for r in 20 17.5 15 12.5 10; do
     echo "-- $1 rule $r"
-    $P $K/card_numbers.py fa "{\"$1\": [[\"D23\", 0.2], [\"W2L\", 0.2], [\"$2\", 0.2], [\"H\", 0.4]]}" $T/rule_$1_$r.json
-    $P $K/realdev.py fa "{\"$1\": [[\"$T/real_D23.pkl\", 0.2], [\"$T/real_W2L.pkl\", 0.2], [\"$T/real_$2.pkl\", 0.2], [\"$T/real_H.pkl\", 0.4]]}" $T/rule_$1_$r.json
-    $P $K/realdev.py fa "{\"$1_en\": [[\"$T/real_en_D23.pkl\", 0.2], [\"$T/real_en_W2L.pkl\", 0.2], [\"$T/real_en_$2.pkl\", 0.2], [\"$T/real_en_H.pkl\", 0.4]]}" $T/rule_$1_$r.json
+    sh $K/guides.sh $1 $T/rule_$1_$r.json D23:0.2 W2L:0.2 $2:0.2 H:0.4
   done
 done
 echo "-- W2L alone, flat 0.35"

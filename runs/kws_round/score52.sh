@@ -15,8 +15,6 @@ for d in D01 D23; do
 done
 for d in D01 D23; do for r in 20 10; do
   echo "-- ${d}WWLH rule $r"
-  $P $K/card_numbers.py fa "{\"${d}WWLH\": [[\"$d\", 0.2], [\"W\", 0.2], [\"WL\", 0.2], [\"H\", 0.4]]}" $T/rule_${d}WWLH_$r.json
-  $P $K/realdev.py fa "{\"${d}WWLH\": [[\"$T/real_$d.pkl\", 0.2], [\"$T/real_W.pkl\", 0.2], [\"$T/real_WL.pkl\", 0.2], [\"$T/real_H.pkl\", 0.4]]}" $T/rule_${d}WWLH_$r.json
-  $P $K/realdev.py fa "{\"${d}WWLH_en\": [[\"$T/real_en_$d.pkl\", 0.2], [\"$T/real_en_W.pkl\", 0.2], [\"$T/real_en_WL.pkl\", 0.2], [\"$T/real_en_H.pkl\", 0.4]]}" $T/rule_${d}WWLH_$r.json
+  sh $K/guides.sh ${d}WWLH $T/rule_${d}WWLH_$r.json $d:0.2 W:0.2 WL:0.2 H:0.4
 done; done
 echo SCORE DONE $(date)
