@@ -170,6 +170,14 @@ def score_keywords(fires: list[tuple[float, int, float]], truth: list[dict[str, 
     return {"hits": hits, "latencies": lat, "extra_fires": wrong}
 
 
+def engine_lang(word: dict[str, Any]) -> str:
+    """"espeak/en", "flite/en", "festival/en": the synthesiser and language of a word of the test stream.
+
+    Why a table of its own: the held-out flite and festival voices are the test's only speakers not made by
+    espeak-ng, the nearest it has to a new human voice, and too few words each to read from the per-voice list."""
+    return f"{str(word['voice']).split(':', 1)[0]}/{word['lang']}"
+
+
 def _recall_table(truth: list[dict[str, Any]], hits: list[bool], key: str) -> dict[str, dict[str, float]]:
     agg: dict[str, list[bool]] = defaultdict(list)
     for w, h in zip(truth, hits, strict=True):
@@ -210,6 +218,7 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
             "by_kind_lang": _recall_table(cls_lang, hits, "kl"),
             "by_class_lang": _recall_table(cls_lang, hits, "cl"),
             "by_voice": _recall_table(truth, hits, "voice"),
+            "by_engine_lang": _recall_table([dict(w, el=engine_lang(w)) for w in truth], hits, "el"),
             "latency_median_s": float(np.median(sc["latencies"])) if sc["latencies"] else None,
             "latency_p90_s": float(np.percentile(sc["latencies"], 90)) if sc["latencies"] else None,
             "time_error_median_s": float(np.median(np.array(sc["latencies"]) - off)) if sc["latencies"] else None,
@@ -330,6 +339,7 @@ def format_report(r: dict[str, Any]) -> str:
         lines += [f"    {v:<40} {d['recall']:.1%} (n={d['n']})" for v, d in worst]
         lines.append(f"recall per class at {key}: " + "  ".join(
             f"{k} {v['recall']:.0%}" for k, v in r["snr"][key]["by_class_lang"].items()))
+        lines += _engine_lines(r["snr"])
     o = r["other_speech"]
     lines.append(f"other speech (10 dB babble): {o['false_alarms']} false alarms in {o['hours']:.2f} h = "
                  f"{o['fa_per_hour']:.2f}/h {o['by_class']}")
@@ -348,6 +358,20 @@ def format_report(r: dict[str, Any]) -> str:
     if "det_png" in r:
         lines.append(f"DET curve: {r['det_png']}")
     return "\n".join(lines)
+
+
+def _engine_lines(snr: dict[str, Any]) -> list[str]:
+    """Recall per synthesiser and language across the noise levels (reports before stop 53 have no such table)."""
+    names = [n for n, s in snr.items() if "by_engine_lang" in s]
+    if not names:
+        return []
+    kinds = sorted({k for n in names for k in snr[n]["by_engine_lang"]})
+    out = [f"recall per synthesiser ({' / '.join(names)}):"]
+    for k in kinds:
+        cells = [snr[n]["by_engine_lang"].get(k) for n in names]
+        count = max((c["n"] for c in cells if c), default=0)
+        out.append(f"    {k:<14} " + " / ".join(f"{c['recall']:.1%}" if c else "-" for c in cells) + f" (n={count})")
+    return out
 
 
 def save_report(r: dict[str, Any], path: Path) -> None:

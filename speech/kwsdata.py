@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -128,31 +128,60 @@ def bank_jobs(voices: dict[str, Sequence[Voice]], n_kw: int, neg_words: dict[str
     them by a non-espeak voice (flite, festival) where the language has one."""
     jobs: list[tuple[str, Job]] = []
     for cls, lang, text in keyword_texts():
+        if not voices.get(lang):
+            continue  # a bank of a few named voices (`aside_banks`) may have none in a language
         for _ in range(n_kw):
             jobs.append(("kw", (text, cls, lang, _pick_voice(rng, voices[lang], other_frac), int(rng.integers(2**31)))))
     for lang, words in neg_words.items():
+        if not voices.get(lang):
+            continue
         for text in words:
             for _ in range(n_neg):
                 jobs.append(("neg", (text, "other", lang, _pick_voice(rng, voices[lang], other_frac),
                                      int(rng.integers(2**31)))))
     for lang in ("en", "ru"):
+        if not voices.get(lang):
+            continue
         for _ in range(n_sent):
             jobs.append(("sent", (random_sentence(rng, lang), "other", lang, _pick_voice(rng, voices[lang], other_frac),
                                   int(rng.integers(2**31)))))
     return jobs
 
 
+def without_voices(voices: dict[str, list[Voice]], ids: Collection[str]) -> dict[str, list[Voice]]:
+    """`voices` less those whose id is in `ids`; an id that is none of them is named (a typo would otherwise leave
+    a set-aside speaker in training unnoticed)."""
+    known = {v.id for vs in voices.values() for v in vs}
+    if missing := sorted(set(ids) - known):
+        raise ValueError(f"no such voice to set aside: {', '.join(missing)} (installed: see `speech.synth.list_voices`)")
+    return {lang: [v for v in vs if v.id not in ids] for lang, vs in voices.items()}
+
+
 def build_banks(held_out: bool, n_kw: int, n_neg: int, n_sent: int, seed: int, workers: int = 2,
-                other_frac: float = 0.12) -> Banks:
+                other_frac: float = 0.12, exclude: Collection[str] = ()) -> Banks:
     """Render the banks with training voices (held_out=False) or held-out voices (held_out=True).
 
     `other_frac` is the share of renditions by non-espeak voices; the test banks keep the default, so a seed always
     gives the same test bank, while a training bank may raise it (there are few such voices, but they are the most
-    unlike espeak-ng's, and the held-out ones are the hardest to hear).
+    unlike espeak-ng's, and the held-out ones are the hardest to hear). `exclude`: voice ids left out (a speaker set
+    aside as a guide, `speech.vocab.ASIDE_SPEAKER`); without it a seed gives the bank it always gave.
     """
     rng = np.random.default_rng(seed)
     voices = {lang: split_voices(lang)[1 if held_out else 0] for lang in ("en", "ru")}
+    if exclude:
+        voices = without_voices(voices, exclude)
     return render_banks(bank_jobs(voices, n_kw, NEGATIVE_WORDS, n_neg, n_sent, rng, other_frac), workers)
+
+
+def aside_banks(ids: Collection[str], n_kw: int, n_neg: int, n_sent: int, seed: int, workers: int = 2) -> Banks:
+    """A bank said only by the voices `ids` (training voices a round set aside): every keyword form `n_kw` times,
+    near misses, and table talk for the babble and the false-alarm stream, in the languages those voices speak.
+    `unotable eval-speech --bank` scores a model on it as on the test."""
+    rng = np.random.default_rng(seed)
+    train = {lang: split_voices(lang)[0] for lang in ("en", "ru")}
+    rest = without_voices(train, ids)
+    voices = {lang: [v for v in vs if v not in rest[lang]] for lang, vs in train.items()}
+    return render_banks(bank_jobs(voices, n_kw, NEGATIVE_WORDS, n_neg, n_sent, rng, other_frac=1.0), workers)
 
 
 def save_banks(banks: Banks, path: Path) -> None:
