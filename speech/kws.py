@@ -132,8 +132,11 @@ def replay_posteriors(times: np.ndarray, posts: np.ndarray, threshold: float | n
                       smooth: int = 3, persist: int = 1) -> list[tuple[float, int, float]]:
     """The firing rule over recorded raw posteriors: (time, class index, confidence) per event.
 
-    Lets the evaluation sweep thresholds (the DET curve) without running the network again.
+    Lets the evaluation sweep thresholds (the DET curve) without running the network again. A recording shorter
+    than one window has no posteriors, and so no events.
     """
+    if len(posts) == 0:
+        return []
     latched = np.zeros(posts.shape[1], bool)
     run = np.zeros(posts.shape[1], np.int64)
     kernel = np.ones(smooth) / smooth

@@ -203,3 +203,17 @@ def test_detector_takes_the_shipped_rule() -> None:
         assert det.thresholds[CLASSES.index(cls)] == v
     flat = KeywordDetector(threshold=0.5)
     assert np.all(flat.thresholds == 0.5)
+
+
+def test_a_recording_shorter_than_one_window_gives_no_events() -> None:
+    """Replaying no posteriors (a clip shorter than the model's window) is no events, not an error."""
+    assert replay_posteriors(np.zeros(0), np.zeros((0, len(CLASSES))), threshold=0.5, smooth=3, persist=2) == []
+
+
+@pytest.mark.skipif(not (Path(__file__).parents[2] / "models" / "kws.onnx").exists(), reason="no shipped model")
+def test_the_evaluation_hears_nothing_in_a_clip_shorter_than_a_window() -> None:
+    from speech import evaluate as ev
+
+    det = KeywordDetector()
+    times, posts, _ = ev.posteriors(det, np.zeros(int(0.3 * 16000), np.float32))
+    assert ev._fires(det, times, posts) == []
