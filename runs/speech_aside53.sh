@@ -1,12 +1,13 @@
 #!/bin/sh
 # Stop 53: the set-aside speaker guide (speech.vocab.ASIDE_SPEAKER, CMU ARCTIC's "slt" as flite and festival render
 # her) and two parts that never heard her, differing only in the share of renditions by voices not made by espeak-ng.
-#   speech_aside53.sh build NAME OTHER_FRAC    a round set without her (data/speech/NAME), smaller than stop 49's
+#   speech_aside53.sh build NAME OTHER_FRAC [heard]   a round set without her (data/speech/NAME), smaller than
+#                                              stop 49's; with `heard`, the same recipe and seed with her in it
 #   speech_aside53.sh train NAME               a DS-CNN 64 wide, 5 blocks, 6 epochs on it (data/speech/run_NAME)
 #   speech_aside53.sh guide                    her bank (data/speech/banks_aside.pkl)
 cd "$(dirname "$0")/.."
 export OMP_NUM_THREADS=2
-STAGE=$1 NAME=$2 FRAC=$3 .venv/bin/python - <<'PY'
+STAGE=$1 NAME=$2 FRAC=$3 HEARD=$4 .venv/bin/python - <<'PY'
 import os
 from pathlib import Path
 from speech.rounds import RoundSet, build_round_set, ensure_aside_bank, ensure_guide_banks
@@ -18,7 +19,7 @@ if stage == 'guide':
 elif stage == 'build':
     val, _dev = ensure_guide_banks(D)
     spec = RoundSet(seed=531, other_frac=float(os.environ['FRAC']), n_windows=30000, n_mine_keywords=1500,
-                    aside=ASIDE_SPEAKER)
+                    aside=() if os.environ.get('HEARD') == 'heard' else ASIDE_SPEAKER)
     print(build_round_set(D, name, spec, Path('models/kws.onnx'), val))
 elif stage == 'train':
     from speech.train import export, train
