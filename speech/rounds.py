@@ -37,9 +37,11 @@ def ensure_guide_banks(data: Path) -> tuple[Path, Path]:
 
 def ensure_aside_bank(data: Path, ids: tuple[str, ...] = ASIDE_SPEAKER, seed: int = 5300) -> Path:
     """The guide of a speaker set aside (`data/banks_aside.pkl`, rendered once and kept): her keywords, near misses
-    and talk, for `unotable eval-speech --bank` on parts whose round set (`RoundSet.aside`) left her out. Parts
-    that heard her score on it too, as the ceiling a part that did not can be read against."""
-    path = data / "banks_aside.pkl"
+    and talk, for `runs/kws_round/aside53.py` or `unotable eval-speech --bank` on parts whose round set
+    (`RoundSet.aside`) left her out. Parts that heard her score on it too, for reference. Other voices get a file
+    of their own name, so a kept bank is never another speaker's."""
+    tag = "" if tuple(ids) == ASIDE_SPEAKER else "_" + "_".join(i.replace(":", "-") for i in ids)
+    path = data / f"banks_aside{tag}.pkl"
     if not path.exists():
         save_banks(aside_banks(ids, 40, 3, 250, seed=seed), path)
     return path

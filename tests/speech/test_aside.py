@@ -4,6 +4,7 @@ and a training bank that leaves her out."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +38,23 @@ def test_her_bank_is_hers_alone_and_the_training_bank_has_none_of_her() -> None:
     heard = {u.voice for u in train.keywords + train.negatives + train.sentences}
     assert heard and not heard & set(ASIDE_SPEAKER)
     assert any(not v.startswith("espeak") for v in heard)  # the other voices not made by espeak-ng stay in
+
+
+def test_the_kept_guide_is_reused_and_another_speaker_gets_a_file_of_her_own(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from speech import rounds
+    from speech.kwsdata import Banks
+
+    made: list[tuple[str, ...]] = []
+
+    def fake(ids: tuple[str, ...], *_a: object, **_k: object) -> Banks:  # the rendering itself is tested above; here only which file holds which speaker
+        made.append(tuple(ids))
+        return Banks()
+
+    monkeypatch.setattr(rounds, "aside_banks", fake)
+    first = rounds.ensure_aside_bank(tmp_path)
+    assert first.name == "banks_aside.pkl" and first.exists()
+    assert rounds.ensure_aside_bank(tmp_path) == first and made == [ASIDE_SPEAKER]  # kept, not rendered again
+    other = rounds.ensure_aside_bank(tmp_path, ("flite:awb",))
+    assert other != first and other.name == "banks_aside_flite-awb.pkl"
+    assert made == [ASIDE_SPEAKER, ("flite:awb",)]
