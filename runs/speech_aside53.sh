@@ -1,6 +1,6 @@
 #!/bin/sh
 # Stop 53: the set-aside speaker guide (speech.vocab.ASIDE_SPEAKER, CMU ARCTIC's "slt" as flite and festival render
-# her) and two parts that never heard her, differing only in the share of renditions by voices not made by espeak-ng.
+# her) and two small parts of one recipe, one that never heard her (s53a) and one that did (s53h, `heard`).
 #   speech_aside53.sh build NAME OTHER_FRAC [heard]   a round set without her (data/speech/NAME), smaller than
 #                                              stop 49's; with `heard`, the same recipe and seed with her in it
 #   speech_aside53.sh train NAME               a DS-CNN 64 wide, 5 blocks, 6 epochs on it (data/speech/run_NAME)

@@ -178,6 +178,11 @@ def engine_lang(word: dict[str, Any]) -> str:
     return f"{str(word['voice']).split(':', 1)[0]}/{word['lang']}"
 
 
+def recall_by_engine(truth: list[dict[str, Any]], hits: list[bool]) -> dict[str, dict[str, float]]:
+    """Recall per synthesiser and language (`engine_lang`), as the report's `by_engine_lang`."""
+    return _recall_table([dict(w, el=engine_lang(w)) for w in truth], hits, "el")
+
+
 def _recall_table(truth: list[dict[str, Any]], hits: list[bool], key: str) -> dict[str, dict[str, float]]:
     agg: dict[str, list[bool]] = defaultdict(list)
     for w, h in zip(truth, hits, strict=True):
@@ -188,11 +193,13 @@ def _recall_table(truth: list[dict[str, Any]], hits: list[bool], key: str) -> di
 def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0, 5.0, 0.0),
              threshold: float | None = None, limit: int | None = None, fa_limit: int | None = None,
              digits_limit: int | None = None, png: Path | None = None,
-             model_path: Path | None = None, accent_bank: Path | None = None) -> dict[str, Any]:
+             model_path: Path | None = None, accent_bank: Path | None = None,
+             real_digits: bool = True) -> dict[str, Any]:
     """The whole evaluation; returns a JSON-able report (and writes the DET curve to `png`).
 
     `model_path`: a keyword model other than the shipped one (a candidate from a training run); `accent_bank`: the
-    held-out speakers of other languages (skipped when absent)."""
+    held-out speakers of other languages (skipped when absent); `real_digits=False` leaves the shared real digits
+    unread (a round's guide bank scored on its own)."""
     from tqdm import tqdm
 
     det = KeywordDetector(model_path, threshold=threshold)
@@ -218,7 +225,7 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
             "by_kind_lang": _recall_table(cls_lang, hits, "kl"),
             "by_class_lang": _recall_table(cls_lang, hits, "cl"),
             "by_voice": _recall_table(truth, hits, "voice"),
-            "by_engine_lang": _recall_table([dict(w, el=engine_lang(w)) for w in truth], hits, "el"),
+            "by_engine_lang": recall_by_engine(truth, hits),
             "latency_median_s": float(np.median(sc["latencies"])) if sc["latencies"] else None,
             "latency_p90_s": float(np.percentile(sc["latencies"], 90)) if sc["latencies"] else None,
             "time_error_median_s": float(np.median(np.array(sc["latencies"]) - off)) if sc["latencies"] else None,
@@ -235,7 +242,9 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
     report["other_speech"] = {"hours": hours, "false_alarms": len(fires), "fa_per_hour": len(fires) / hours,
                               "by_class": dict(_count(CLASSES[c] for _, c, _ in fires))}
     dig = None
-    if DIGITS.is_dir():
+    if not real_digits:
+        report["real_digits"] = {"skipped": "not asked for"}
+    elif DIGITS.is_dir():
         daudio, names = digits_stream(DIGITS, digits_limit)
         dh = len(daudio) / RATE / 3600
         t_d, p_d, _ = posteriors(det, daudio)

@@ -179,8 +179,8 @@ def aside_banks(ids: Collection[str], n_kw: int, n_neg: int, n_sent: int, seed: 
     `unotable eval-speech --bank` scores a model on it as on the test."""
     rng = np.random.default_rng(seed)
     train = {lang: split_voices(lang)[0] for lang in ("en", "ru")}
-    rest = without_voices(train, ids)
-    voices = {lang: [v for v in vs if v not in rest[lang]] for lang, vs in train.items()}
+    without_voices(train, ids)  # names any id that is not a training voice
+    voices = {lang: [v for v in vs if v.id in ids] for lang, vs in train.items()}
     return render_banks(bank_jobs(voices, n_kw, NEGATIVE_WORDS, n_neg, n_sent, rng, other_frac=1.0), workers)
 
 

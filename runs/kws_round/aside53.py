@@ -1,6 +1,7 @@
 """Stop 53: score keyword cards on the set-aside speaker's bank (data/speech/banks_aside.pkl, `speech.rounds.
 ensure_aside_bank`): recall clean and at 10 dB babble of her own talk, and false alarms on her talk at 10 dB.
-The real digits and the unheard speakers are left to `unotable eval-speech` (not read here).
+The real digits and the unheard speakers are left to `unotable eval-speech` (not read here:
+`evaluate(real_digits=False)`).
 
     .venv/bin/python runs/kws_round/aside53.py NAME=path/to/kws.onnx[@0.35] ...
 (a card folder's kws.onnx under its own rule, or with @T one threshold for every class, as parts alone are compared)
@@ -19,7 +20,7 @@ BANK = Path("data/speech/banks_aside.pkl")
 for arg in sys.argv[1:]:
     name, spec = arg.split("=", 1)
     path, _, flat = spec.partition("@")
-    r = ev.evaluate(BANK, snrs=(None, 10.0), model_path=Path(path), digits_limit=1,
+    r = ev.evaluate(BANK, snrs=(None, 10.0), model_path=Path(path), real_digits=False,
                     threshold=float(flat) if flat else None)
     row = {"name": name, "model": path, "rule": f"flat {flat}" if flat else "its own",
            **{snr: {"recall": round(s["recall"], 4), "by_class": {k: round(v["recall"], 3) for k, v in

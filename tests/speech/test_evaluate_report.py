@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from speech import evaluate as ev
+from speech.kwsdata import save_banks
+from speech.mining import render_bank
+
+from .conftest import MODEL, needs_espeak, needs_model
 
 
 @pytest.mark.parametrize(("voice", "lang", "kind"), [
@@ -25,7 +30,7 @@ def _snr(hits_by_voice: dict[tuple[str, str], list[bool]]) -> dict[str, Any]:
     hits = [h for hs in hits_by_voice.values() for h in hs]
     return {"recall": sum(hits) / len(hits), "by_kind_lang": {}, "by_class_lang": {}, "by_voice": {},
             "latency_median_s": 0.2, "extra_fires": 0,
-            "by_engine_lang": ev._recall_table([dict(w, el=ev.engine_lang(w)) for w in truth], hits, "el")}
+            "by_engine_lang": ev.recall_by_engine(truth, hits)}
 
 
 def test_the_report_gives_recall_per_synthesiser_at_every_noise_level() -> None:
@@ -52,3 +57,16 @@ def test_a_report_saved_before_the_table_existed_still_prints() -> None:
          "real_digits": {"skipped": "absent"}}
     text = ev.format_report(r)
     assert "recall per class at 10dB" in text and "synthesiser" not in text
+
+
+@needs_espeak()
+@needs_model()
+def test_a_guide_bank_can_be_scored_without_reading_the_real_digits(tmp_path: Path) -> None:
+    """`real_digits=False` (a round's own guide, e.g. the set-aside speaker) leaves the shared recordings unread."""
+    bank = tmp_path / "bank.pkl"
+    save_banks(render_bank(1, {"en": ("one",), "ru": ("ну",)}, 1, 2, seed=9), bank)
+    r = ev.evaluate(bank, snrs=(None,), model_path=MODEL, real_digits=False)
+    assert r["real_digits"] == {"skipped": "not asked for"}
+    assert r["snr"]["clean"]["words"] == sum(r["snr"]["clean"]["by_engine_lang"][k]["n"]
+                                             for k in r["snr"]["clean"]["by_engine_lang"])
+    assert "real spoken digits: skipped (not asked for)" in ev.format_report(r)
