@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import io
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -85,6 +86,23 @@ class Voice:
         """Stable id used to split voices between training and the held-out test corpus."""
         v = f"+{self.variant}" if self.variant else ""
         return f"{self.engine}:{self.name}{v}"
+
+
+#: words flite's and festival's English voices must be given respelt to say them as players do. Their CMU lexicon
+#: reads "uno" as /ə'noʊ/ ("a-NO": a schwa, the stress on "no", `flite -ps` "ax n ow"), a different word from the
+#: /'u:noʊ/ that espeak-ng and every player say; "oono" gives /'u:noʊ/ ("uw n ow"). Why it matters: every keyword
+#: those voices said was "a-NO", so a model learnt their "uno" as a word no player says, and the held-out ones
+#: tested it on that word (stop 54). Whole words only, any case; other languages' voices read "uno" their own way.
+RESPELL: dict[str, dict[str, str]] = {"en": {"uno": "oono"}}
+
+
+def engine_text(text: str, voice: Voice) -> str:
+    """The text to hand `voice`'s engine so it says the words of `text` as players say them (`RESPELL`)."""
+    if voice.engine not in ("flite", "festival"):
+        return text
+    for word, spelling in RESPELL.get(voice.lang, {}).items():
+        text = re.sub(rf"\b{word}\b", spelling, text, flags=re.IGNORECASE)
+    return text
 
 
 @functools.cache
@@ -208,6 +226,7 @@ def synthesize_float(text: str, voice: Voice, speed: float = 1.0, pitch: int = 5
             raise SynthError(f"espeak-ng failed for voice {v}: {res.stderr.decode(errors='replace').strip()}")
         x, sr = _read_wav_bytes(res.stdout)
     elif voice.engine in ("flite", "festival"):
+        text = engine_text(text, voice)
         with tempfile.TemporaryDirectory(prefix="unotable-tts-") as tmp:
             out = os.path.join(tmp, "o.wav")
             if voice.engine == "flite":

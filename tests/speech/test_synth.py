@@ -60,3 +60,32 @@ def test_keyword_classes() -> None:
     assert class_of_text("one") is None
     langs = {(c, lang) for c, lang, _ in keyword_texts()}
     assert ("uno", "ru") in langs and ("pass", "en") in langs
+
+
+def _flite_phones(text: str) -> str:
+    import subprocess
+
+    out = subprocess.run(["flite", "-voice", "slt", "-t", text, "-ps", "-o", "/dev/null"], capture_output=True,
+                         text=True, check=True).stdout
+    return " ".join(out.split())
+
+
+def test_engine_text_respells_uno_for_flite_and_festival_english_only() -> None:
+    from speech.synth import engine_text
+
+    flite = Voice("flite", "slt", "en")
+    assert engine_text("UNO!", flite) == "oono!"
+    assert engine_text("I said uno, uno", flite) == "I said oono, oono"
+    assert engine_text("Juno unobtainium", flite) == "Juno unobtainium"  # whole words only
+    assert engine_text("uno", Voice("festival", "voice_kal_diphone", "en")) == "oono"
+    assert engine_text("uno", Voice("espeak", "en-us", "en")) == "uno"  # espeak-ng says /'u:noU/ already
+    assert engine_text("uno", Voice("festival", "voice_czech_dita", "cs")) == "uno"  # read the Czech way
+
+
+@pytest.mark.skipif(__import__("shutil").which("flite") is None, reason="flite not installed (Debian package flite)")
+def test_flite_says_uno_as_players_do_only_respelt() -> None:
+    """flite's lexicon reads "uno" as "a-NO" (ax n ow); what synthesis hands it must come out /u:noU/ (uw n ow)."""
+    from speech.synth import engine_text
+
+    assert "ax n ow" in _flite_phones("uno")
+    assert "uw n ow" in _flite_phones(engine_text("uno", Voice("flite", "slt", "en")))
