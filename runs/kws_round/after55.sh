@@ -29,5 +29,5 @@ from pathlib import Path
 from speech.accents import render_accent_bank
 from speech.kwsdata import save_banks
 save_banks(render_accent_bank(True, 10, 60, 40, seed=102, workers=2), Path('data/speech/banks_accent_test.pkl'))"
-sed 's#T=/tmp/lead/s52#T=/tmp/lead/s55#' runs/kws_round/test52.sh > $T/test55.sh
+sed "s|T=/tmp/lead/s52|T=/tmp/lead/s55|; s|^cd .*|cd $(pwd)|" runs/kws_round/test52.sh > $T/test55.sh
 SEED=2055 sh $T/test55.sh $T/C_W3F
