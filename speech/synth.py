@@ -13,11 +13,15 @@ Engines (all Debian packages, all offline):
   packages festvox-czech-*, festvox-ita*, festvox-suopuhe-*, festvox-*-nsk, festvox-ca-ona-hts). Each is a real
   speaker recorded for diphone or HTS synthesis, so they add speakers (a woman, a child, older and younger men) where
   English and Russian have a handful; they say the keywords as those speakers would (`speech.accents`).
+- SVOX Pico (`pico`; PyPI package ttspico, Apache-2.0, its six voices inside the package): English (en-US,
+  en-GB) and the voices of German, Spanish, French and Italian (`PICO_VOICES`), each an HMM voice of a real speaker.
+  Kept out of `list_voices` so that every seed renders the banks it always rendered; `speech.pico` uses them.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import io
 import os
 import re
@@ -58,6 +62,10 @@ ACCENT_VOICES: dict[str, tuple[str, str]] = {
     "voice_telugu_NSK_diphone": ("te", "telu"),
 }
 
+#: SVOX Pico's voices (the languages its package ships): voice -> the language it speaks
+PICO_VOICES: dict[str, str] = {"en-US": "en", "en-GB": "en", "de-DE": "de", "es-ES": "es", "fr-FR": "fr",
+                               "it-IT": "it"}
+
 #: festival's voices of these languages read text in a legacy 8-bit encoding (UTF-8 letters come out spelled)
 FESTIVAL_TEXT_ENCODING: dict[str, str] = {"cs": "iso-8859-2", "it": "latin-1", "fi": "latin-1", "ca": "latin-1"}
 
@@ -73,7 +81,7 @@ class SynthError(RuntimeError):
 class Voice:
     """One synthetic speaker: an engine, its voice name, the language it speaks and (espeak-ng) a variant."""
 
-    engine: str  # "espeak", "flite" or "festival"
+    engine: str  # "espeak", "flite", "festival" or "pico"
     name: str
     lang: str  # "en" or "ru"
     variant: str = ""
@@ -124,7 +132,7 @@ def available_engines() -> dict[str, bool]:
     """Which TTS engines are installed on this machine."""
     fest = shutil.which("text2wave") is not None
     return {"espeak": shutil.which("espeak-ng") is not None, "flite": shutil.which("flite") is not None,
-            "festival": fest}
+            "festival": fest, "pico": importlib.util.find_spec("ttspico") is not None}
 
 
 def _festival_voice_installed(name: str) -> bool:
@@ -203,6 +211,39 @@ def trim_silence(x: np.ndarray, rel_db: float = -40.0, pad_s: float = 0.02) -> n
     return x[a:b]
 
 
+def pico_voices() -> list[Voice]:
+    """SVOX Pico's voices (`PICO_VOICES`) when the package ttspico is installed; `Voice.lang` is their language."""
+    if not available_engines()["pico"]:
+        return []
+    return [Voice("pico", name, lang) for name, lang in PICO_VOICES.items()]
+
+
+@functools.cache
+def _pico_engine(name: str) -> object:
+    """One Pico engine per voice and process (loading a voice's two files takes ~50 ms; engines are not shared
+    between the worker processes that render banks)."""
+    import ttspico  # optional: the training extra installs it
+
+    try:
+        return ttspico.TtsEngine(name)
+    except RuntimeError as exc:
+        raise SynthError(f"SVOX Pico has no voice {name!r} (package ttspico: {', '.join(PICO_VOICES)})") from exc
+
+
+def _pico(text: str, voice: Voice, speed: float, pitch: int) -> np.ndarray:
+    """Pico's speech at its 16 kHz: `speed` sets its rate (percent), espeak-ng's 0-99 `pitch` maps to Pico's pitch
+    scale 70-140% (50 -> 100%), the range where its voices still sound like a person."""
+    if not available_engines()["pico"]:
+        raise SynthError("SVOX Pico is not installed (PyPI package ttspico, in the training extra)")
+    eng = _pico_engine(voice.name)
+    eng.rate = int(np.clip(round(100 * speed), 20, 500))  # type: ignore[attr-defined]
+    eng.pitch = int(np.clip(round(100 * 2 ** ((pitch - 50) / 100)), 50, 200))  # type: ignore[attr-defined]
+    pcm = eng.speak(text)  # type: ignore[attr-defined]
+    if not pcm:
+        raise SynthError(f"SVOX Pico voice {voice.name} said nothing for {text!r}")
+    return np.frombuffer(pcm, dtype=np.int16).astype(np.float32) / 32768.0
+
+
 def synthesize_float(text: str, voice: Voice, speed: float = 1.0, pitch: int = 50, trim: bool = True) -> np.ndarray:
     """Speak `text` with `voice`; returns float32 in [-1, 1] at 16 kHz, peak-normalised to 0.5.
 
@@ -225,6 +266,8 @@ def synthesize_float(text: str, voice: Voice, speed: float = 1.0, pitch: int = 5
         if res.returncode != 0:
             raise SynthError(f"espeak-ng failed for voice {v}: {res.stderr.decode(errors='replace').strip()}")
         x, sr = _read_wav_bytes(res.stdout)
+    elif voice.engine == "pico":
+        x, sr = _pico(engine_text(text, voice), voice, speed, pitch), RATE
     elif voice.engine in ("flite", "festival"):
         text = engine_text(text, voice)
         with tempfile.TemporaryDirectory(prefix="unotable-tts-") as tmp:
