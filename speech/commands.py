@@ -183,8 +183,11 @@ def _eval(args: argparse.Namespace) -> int:
             r = ev.evaluate(bank, snrs=(10.0,), threshold=args.threshold, limit=120, fa_limit=150,
                             digits_limit=300, png=args.png, model_path=args.model)
         else:
+            from speech.pico import ensure_pico_test_bank
+
+            pico = ensure_pico_test_bank(bank.parent) if bank.parent == DATA else None
             r = ev.evaluate(bank, threshold=args.threshold, png=args.png, model_path=args.model,
-                            accent_bank=bank.with_name("banks_accent_test.pkl"))
+                            accent_bank=bank.with_name("banks_accent_test.pkl"), pico_bank=pico)
     except SpeechInputError as exc:
         return _err(str(exc))
     ev.save_report(r, args.json)

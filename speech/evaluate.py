@@ -13,6 +13,9 @@ Corpora (all built from data/speech/banks_test.pkl, voices held out of training,
 - unheard speakers (data/speech/banks_accent_test.pkl, when built): the festival voices of other languages held out
   of training (speech/accents.py) saying the keywords in clean speech and in 10 dB babble of the held-out English
   and Russian voices, and their own sentences for false alarms;
+- unheard real speakers (data/speech/banks_pico_test.pkl, rendered when SVOX Pico is installed): Pico's British
+  English and French voices, HMM voices of real speakers that no part is trained on (speech/pico.py), scored as the
+  unheard speakers above;
 - real speech: the 3,000 recordings of ../shared/datasets/spoken-digits-en, one after another, for false alarms on
   real voices ("one" is the nearest word to "uno").
 """
@@ -194,11 +197,12 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
              threshold: float | None = None, limit: int | None = None, fa_limit: int | None = None,
              digits_limit: int | None = None, png: Path | None = None,
              model_path: Path | None = None, accent_bank: Path | None = None,
-             real_digits: bool = True) -> dict[str, Any]:
+             real_digits: bool = True, pico_bank: Path | None = None) -> dict[str, Any]:
     """The whole evaluation; returns a JSON-able report (and writes the DET curve to `png`).
 
     `model_path`: a keyword model other than the shipped one (a candidate from a training run); `accent_bank`: the
-    held-out speakers of other languages (skipped when absent); `real_digits=False` leaves the shared real digits
+    held-out speakers of other languages (skipped when absent); `pico_bank`: the held-out Pico voices (skipped
+    when absent); `real_digits=False` leaves the shared real digits
     unread (a round's guide bank scored on its own)."""
     from tqdm import tqdm
 
@@ -233,6 +237,8 @@ def evaluate(bank_path: Path, snrs: tuple[float | None, ...] = (None, 20.0, 10.0
         }
     if accent_bank is not None and accent_bank.is_file():
         report["unheard_speakers"] = unheard_speakers(det, load_banks(accent_bank), banks)
+    if pico_bank is not None and pico_bank.is_file():
+        report["unheard_pico"] = unheard_speakers(det, load_banks(pico_bank), banks)
     # false alarms on continuous other speech (10 dB babble) and on real digits
     sents = banks.sentences[:fa_limit] if fa_limit else banks.sentences
     audio = other_stream(sents, 10.0, seed=8)
@@ -358,12 +364,14 @@ def format_report(r: dict[str, Any]) -> str:
     else:
         lines.append(f"real spoken digits ({d['files']} files, {d['hours']:.2f} h): {d['false_alarms']} false alarms"
                      f" = {d['fa_per_hour']:.2f}/h {d['by_class']}")
-    a = r.get("unheard_speakers")
-    if a:
-        lines.append(f"unheard speakers of other languages ({', '.join(a['voices'])}): recall clean "
-                     f"{a['clean']['recall']:.1%}, 10 dB {a['10dB']['recall']:.1%} ("
-                     + "  ".join(f"{k} {v['recall']:.0%}" for k, v in a["10dB"]["by_class"].items())
-                     + f"); their talk: {a['talk']['false_alarms']} false alarms in {a['talk']['hours']:.2f} h")
+    for key, title in (("unheard_speakers", "unheard speakers of other languages"),
+                       ("unheard_pico", "unheard real speakers (SVOX Pico)")):
+        a = r.get(key)
+        if a:
+            lines.append(f"{title} ({', '.join(a['voices'])}): recall clean "
+                         f"{a['clean']['recall']:.1%}, 10 dB {a['10dB']['recall']:.1%} ("
+                         + "  ".join(f"{k} {v['recall']:.0%}" for k, v in a["10dB"]["by_class"].items())
+                         + f"); their talk: {a['talk']['false_alarms']} false alarms in {a['talk']['hours']:.2f} h")
     if "det_png" in r:
         lines.append(f"DET curve: {r['det_png']}")
     return "\n".join(lines)

@@ -16,11 +16,12 @@ of earlier round sets renders the bank it always rendered.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from speech.accents import ACCENT_NEGATIVES
-from speech.kwsdata import Banks, Job, bank_jobs, render_banks
+from speech.kwsdata import Banks, Job, bank_jobs, render_banks, save_banks
 from speech.synth import Voice, pico_voices
 from speech.vocab import NEGATIVE_WORDS
 
@@ -93,3 +94,14 @@ def pico_train_bank(n_kw: int, n_neg: int, n_sent: int, seed: int, workers: int 
 def pico_guide_bank(n_kw: int, n_neg: int, n_sent: int, seed: int, workers: int = 2) -> Banks:
     """A bank said only by the held-out Pico voices, the guide of speakers no part has heard."""
     return render_banks(pico_jobs(_voices(True), n_kw, n_neg, n_sent, seed), workers, desc="pico guide")
+
+
+def ensure_pico_test_bank(data: Path, seed: int = 103, workers: int = 2) -> Path | None:
+    """`data/banks_pico_test.pkl`, the held-out Pico voices' test bank that `unotable eval-speech` scores beside the
+    test (rendered once, in under a minute, and kept); None where ttspico is not installed."""
+    path = data / "banks_pico_test.pkl"
+    if not path.exists():
+        if not split_pico_voices()[1]:
+            return None
+        save_banks(pico_guide_bank(20, 3, 60, seed=seed, workers=workers), path)
+    return path

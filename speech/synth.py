@@ -104,8 +104,22 @@ class Voice:
 RESPELL: dict[str, dict[str, str]] = {"en": {"uno": "oono"}}
 
 
+#: the same for SVOX Pico's English voices, which read "uno" /'ju:noU/ ("you-no", the near miss "you know"; measured
+#: at stop 56: its "uno" lies nearer its "you know" than anything else it says). No spelling gives /'u:noU/ reliably,
+#: so they get the sounds in Pico's phoneme markup (X-SAMPA, each locale's own vowel).
+PICO_RESPELL: dict[str, dict[str, str]] = {
+    "en-US": {"uno": '<phoneme alphabet="xsampa" ph="\'u:noU"/>'},
+    "en-GB": {"uno": '<phoneme alphabet="xsampa" ph="\'u:n@U"/>'},
+}
+
+
 def engine_text(text: str, voice: Voice) -> str:
-    """The text to hand `voice`'s engine so it says the words of `text` as players say them (`RESPELL`)."""
+    """The text to hand `voice`'s engine so it says the words of `text` as players say them (`RESPELL`,
+    `PICO_RESPELL`)."""
+    if voice.engine == "pico":
+        for word, markup in PICO_RESPELL.get(voice.name, {}).items():
+            text = re.sub(rf"\b{word}\b", lambda _m, markup=markup: markup, text, flags=re.IGNORECASE)
+        return text
     if voice.engine not in ("flite", "festival"):
         return text
     for word, spelling in RESPELL.get(voice.lang, {}).items():
