@@ -17,6 +17,7 @@ from speech.accents import merge_banks, render_accent_bank
 from speech.fresh_voices import render_fresh_bank
 from speech.kwsdata import Banks, aside_banks, build_banks, build_examples, load_banks, save_banks
 from speech.mining import build_mined_set, render_bank
+from speech.pico import pico_train_bank
 from speech.vocab import ASIDE_SPEAKER, NEGATIVE_WORDS
 
 #: the seed of the validation windows (`val.npz`) every round selects its checkpoints on
@@ -50,8 +51,8 @@ def ensure_aside_bank(data: Path, ids: tuple[str, ...] = ASIDE_SPEAKER, seed: in
 @dataclass(frozen=True)
 class RoundSet:
     """What a round's training set is made of. The seeds derive from `seed` (bank `seed`, accent bank `seed + 2`,
-    recipe windows `seed + 10`, the keywords to mine from `seed + 12`, mining `seed + 13`), as stops 48 (211) and
-    49 (311) drew them."""
+    Pico bank `seed + 3`, recipe windows `seed + 10`, the keywords to mine from `seed + 12`, mining `seed + 13`), as
+    stops 48 (211) and 49 (311) drew them."""
 
     seed: int
     other_frac: float = 0.12  # share of renditions by non-espeak voices (`speech.kwsdata.build_banks`)
@@ -64,6 +65,9 @@ class RoundSet:
     n_mine_keywords: int = 3000  # keywords whose streams the miner cuts
     workers: int = 2
     aside: tuple[str, ...] = ()  # voice ids kept out of the set, a guide of a speaker never heard (`ensure_aside_bank`)
+    #: SVOX Pico's training voices' keywords, near misses, sentences (`speech.pico.pico_train_bank`, seed `seed + 3`);
+    #: (0, 0, 0) leaves them out, as every set before stop 56
+    pico: tuple[int, int, int] = (0, 0, 0)
 
 
 def build_round_set(data: Path, name: str, spec: RoundSet, miner: Path, val_bank: Path) -> Path:
@@ -75,11 +79,14 @@ def build_round_set(data: Path, name: str, spec: RoundSet, miner: Path, val_bank
     if (out / "train.npz").exists():
         return out
     s, w = spec.seed, spec.workers
-    big = build_banks(False, spec.n_kw, spec.n_neg, spec.n_sent, seed=s, workers=w, other_frac=spec.other_frac,
-                      exclude=spec.aside)
-    acc = render_accent_bank(False, *spec.accent, seed=s + 2, workers=w)
     bank_path = data / f"banks_{name}.pkl"
-    save_banks(merge_banks(big, acc), bank_path)
+    if not bank_path.exists():  # a bank already rendered for this set (by another part's run) is used as it is
+        big = build_banks(False, spec.n_kw, spec.n_neg, spec.n_sent, seed=s, workers=w, other_frac=spec.other_frac,
+                          exclude=spec.aside)
+        parts = [big, render_accent_bank(False, *spec.accent, seed=s + 2, workers=w)]
+        if any(spec.pico):
+            parts.append(pico_train_bank(*spec.pico, seed=s + 3, workers=w))
+        save_banks(merge_banks(*parts), bank_path)
     xv, yv = build_examples(val_bank, spec.n_val_windows, seed=VAL_WINDOWS_SEED, workers=w)
     np.savez(out / "val.npz", x=xv, y=yv)
     x, y = build_examples(bank_path, spec.n_windows, seed=s + 10, workers=w)
