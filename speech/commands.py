@@ -120,12 +120,13 @@ def _check(args: argparse.Namespace) -> int:
     import shutil
 
     rows.append(("video audio (ffmpeg)", shutil.which("ffmpeg") is not None, shutil.which("ffmpeg") or "not found"))
-    from speech.synth import accent_voices, available_engines, list_voices
+    from speech.synth import accent_voices, available_engines, list_voices, pico_voices
 
     eng = available_engines()
     rows.append(("TTS for train-speech", any(eng.values()),
                  ", ".join(k for k, v in eng.items() if v) + f"; {len(list_voices('en'))} English and "
-                 f"{len(list_voices('ru'))} Russian voices, {len(accent_voices())} speakers of other languages"))
+                 f"{len(list_voices('ru'))} Russian voices, {len(accent_voices())} speakers of other languages, "
+                 f"{len(pico_voices())} SVOX Pico voices"))
     width = max(len(r[0]) for r in rows)
     for name, ok, detail in rows:
         print(f"{name:<{width}}  {'usable' if ok else 'NOT usable'}  {detail}")

@@ -320,3 +320,7 @@ def build_data(workers: int = 2, n_train: int = 50000, n_val: int = 4000, scale:
     acc = render_accent_bank(True, max(2, int(10 * scale)), max(2, int(60 * scale)), max(2, int(40 * scale)),
                              seed=102, workers=workers)
     save_banks(acc, DATA / "banks_accent_test.pkl")
+    from speech.pico import ensure_pico_test_bank
+
+    (DATA / "banks_pico_test.pkl").unlink(missing_ok=True)
+    ensure_pico_test_bank(DATA, workers=workers)  # the held-out Pico voices, where ttspico is installed
