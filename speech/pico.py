@@ -55,8 +55,9 @@ def pico_jobs(voices: Sequence[Voice], n_kw: int, n_neg: int, n_sent: int, seed:
               uno_factor: int = 3) -> list[tuple[str, Job]]:
     """(kind, render job) for Pico voices. English voices: `n_kw` renditions of every English keyword form, `n_neg`
     of every English near miss, `n_sent` sentences of English table talk, as `speech.kwsdata.bank_jobs` draws them.
-    Voices of other languages: `n_kw` of each loanword (`uno_factor` times as many "uno"), `n_neg` words of their
-    own and `n_sent` sentences, so that no voice ever means a keyword."""
+    Voices of other languages: `n_kw` of each loanword (`uno_factor` times as many "uno"), 4 x `n_neg` words of
+    their own (drawn from one shared list, where the English voices say each near miss `n_neg` times) and `n_sent`
+    sentences, so that no voice ever means a keyword."""
     rng = np.random.default_rng(seed)
     english = [v for v in voices if v.lang == "en"]
     jobs: list[tuple[str, Job]] = []
