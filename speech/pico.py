@@ -22,7 +22,7 @@ import numpy as np
 
 from speech.accents import ACCENT_NEGATIVES
 from speech.kwsdata import Banks, Job, bank_jobs, render_banks, save_banks
-from speech.synth import Voice, pico_voices
+from speech.synth import SynthError, Voice, pico_voices
 from speech.vocab import NEGATIVE_WORDS
 
 #: never trained on: a British English speaker and a French one, the guide of speakers no part has heard
@@ -83,7 +83,7 @@ def _voices(held_out: bool) -> list[Voice]:
     train, held = split_pico_voices()
     voices = held if held_out else train
     if not voices:
-        raise RuntimeError("SVOX Pico is not installed (PyPI package ttspico, in the training extra): no Pico voices")
+        raise SynthError("SVOX Pico is not installed (PyPI package ttspico, in the training extra): no Pico voices")
     return voices
 
 

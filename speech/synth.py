@@ -4,7 +4,7 @@ Why: the keyword model is trained only on speech made here (no downloads), and t
 with players calling "UNO" and colours at given times. Every Debian TTS the project found is wrapped behind one
 function, `synthesize`, so both the training-data generator and the demo mixer use the same voices.
 
-Engines (all Debian packages, all offline):
+Engines (all offline; Debian packages, and one PyPI package):
 - `espeak-ng` (package espeak-ng): every language voice crossed with every voice variant (`+f3`, `+klatt2`, ...).
 - `flite` (package flite): English voices kal, kal16, awb, rms, slt.
 - `festival` (packages festival, festvox-kallpc16k, festvox-kdlpc16k, festvox-us-slt-hts, festvox-ru): English kal,
@@ -234,8 +234,8 @@ def pico_voices() -> list[Voice]:
 
 @functools.cache
 def _pico_engine(name: str) -> object:
-    """One Pico engine per voice and process (loading a voice's two files takes ~50 ms; engines are not shared
-    between the worker processes that render banks)."""
+    """One Pico engine per voice and process, loaded on first use (a voice is two files to load; engines are not
+    shared between the worker processes that render banks)."""
     import ttspico  # optional: the training extra installs it
 
     try:

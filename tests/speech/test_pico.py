@@ -115,3 +115,12 @@ def test_pico_english_says_uno_as_players_do() -> None:
         n = min(len(said), len(own))
         assert not np.allclose(said[:n], own[:n] * (0.5 / np.abs(own).max()), atol=0.05)
     assert synth.engine_text("uno", Voice("pico", "it-IT", "it")) == "uno"  # Italian reads /uno/ already
+
+
+def test_a_pico_bank_without_ttspico_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    import speech.pico as pico
+
+    monkeypatch.setattr(pico, "pico_voices", lambda: [])
+    with pytest.raises(SynthError, match="ttspico"):
+        pico.pico_train_bank(1, 1, 1, seed=0)
+    assert pico.ensure_pico_test_bank(Path("/nonexistent-unotable-dir")) is None  # eval-speech goes on without it
