@@ -88,31 +88,39 @@ def split_accent_voices() -> tuple[list[Voice], list[Voice]]:
     return train, test
 
 
-def accent_sentence(rng: np.random.Generator, script: str) -> str:
-    """A keyword-free run of 3-9 words in a voice's own script."""
-    words = ACCENT_NEGATIVES[script]
+def own_words_sentence(rng: np.random.Generator, words: Sequence[str]) -> str:
+    """A run of 3-9 words drawn from `words` (a voice's own words, none of them a keyword)."""
     return " ".join(words[int(rng.integers(len(words)))] for _ in range(int(rng.integers(3, 10))))
+
+
+def voice_jobs(rng: np.random.Generator, v: Voice, forms: dict[str, tuple[tuple[str, str], ...]],
+               own_words: Sequence[str], n_kw: int, n_neg: int, n_sent: int,
+               uno_factor: int = 3) -> list[tuple[str, Job]]:
+    """(kind, render job) for one speaker of another language: `n_kw` renditions of each of its keyword `forms`
+    (`uno_factor` times as many of "uno", the call the table cares most about), `n_neg` words drawn from
+    `own_words` and `n_sent` sentences of them, so that the voice never means a keyword. Shared by festival's
+    speakers (`accent_jobs`) and SVOX Pico's (`speech.pico`)."""
+    jobs: list[tuple[str, Job]] = []
+    for cls, spoken in forms.items():
+        for lang, text in spoken:
+            n = n_kw * (uno_factor if cls == "uno" else 1)
+            jobs += [("kw", (text, cls, lang, v, int(rng.integers(2**31)))) for _ in range(n)]
+    for _ in range(n_neg):
+        text = own_words[int(rng.integers(len(own_words)))]
+        jobs.append(("neg", (text, "other", "xx", v, int(rng.integers(2**31)))))
+    for _ in range(n_sent):
+        jobs.append(("sent", (own_words_sentence(rng, own_words), "other", "xx", v, int(rng.integers(2**31)))))
+    return jobs
 
 
 def accent_jobs(voices: Sequence[Voice], n_kw: int, n_neg: int, n_sent: int, seed: int,
                 uno_factor: int = 3) -> list[tuple[str, Job]]:
-    """(kind, render job) for every voice: `n_kw` renditions of each keyword form (`uno_factor` times as many of
-    "uno", the call the table cares most about), `n_neg` words drawn from its negatives, `n_sent` sentences."""
+    """(kind, render job) for every voice (`voice_jobs` with its language's forms and its script's words)."""
     rng = np.random.default_rng(seed)
     jobs: list[tuple[str, Job]] = []
     for v in voices:
-        forms = ACCENT_FORMS[v.lang]
-        script = script_of(v)
-        for cls, spoken in forms.items():
-            for lang, text in spoken:
-                n = n_kw * (uno_factor if cls == "uno" else 1)
-                jobs += [("kw", (text, cls, lang, v, int(rng.integers(2**31)))) for _ in range(n)]
-        negs = ACCENT_NEGATIVES[script]
-        for _ in range(n_neg):
-            text = negs[int(rng.integers(len(negs)))]
-            jobs.append(("neg", (text, "other", "xx", v, int(rng.integers(2**31)))))
-        for _ in range(n_sent):
-            jobs.append(("sent", (accent_sentence(rng, script), "other", "xx", v, int(rng.integers(2**31)))))
+        jobs += voice_jobs(rng, v, ACCENT_FORMS[v.lang], ACCENT_NEGATIVES[script_of(v)], n_kw, n_neg, n_sent,
+                           uno_factor)
     return jobs
 
 

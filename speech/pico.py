@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from speech.accents import ACCENT_NEGATIVES
+from speech.accents import ACCENT_NEGATIVES, voice_jobs
 from speech.kwsdata import Banks, Job, bank_jobs, render_banks, save_banks
 from speech.synth import SynthError, Voice, pico_voices
 from speech.vocab import NEGATIVE_WORDS
@@ -63,19 +63,10 @@ def pico_jobs(voices: Sequence[Voice], n_kw: int, n_neg: int, n_sent: int, seed:
     jobs: list[tuple[str, Job]] = []
     if english:
         jobs += bank_jobs({"en": english}, n_kw, {"en": NEGATIVE_WORDS["en"]}, n_neg, n_sent, rng, other_frac=1.0)
-    negs = ACCENT_NEGATIVES["latin"]
     for v in voices:
-        if v.lang == "en":
-            continue
-        for cls, spoken in PICO_ACCENT_FORMS[v.lang].items():
-            for lang, text in spoken:
-                n = n_kw * (uno_factor if cls == "uno" else 1)
-                jobs += [("kw", (text, cls, lang, v, int(rng.integers(2**31)))) for _ in range(n)]
-        for _ in range(n_neg * 4):
-            jobs.append(("neg", (negs[int(rng.integers(len(negs)))], "other", "xx", v, int(rng.integers(2**31)))))
-        for _ in range(n_sent):
-            text = " ".join(negs[int(rng.integers(len(negs)))] for _ in range(int(rng.integers(3, 10))))
-            jobs.append(("sent", (text, "other", "xx", v, int(rng.integers(2**31)))))
+        if v.lang != "en":
+            jobs += voice_jobs(rng, v, PICO_ACCENT_FORMS[v.lang], ACCENT_NEGATIVES["latin"], n_kw, 4 * n_neg, n_sent,
+                               uno_factor)
     return jobs
 
 

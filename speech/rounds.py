@@ -70,6 +70,22 @@ class RoundSet:
     pico: tuple[int, int, int] = (0, 0, 0)
 
 
+def ensure_round_bank(data: Path, name: str, spec: RoundSet) -> Path:
+    """`data/banks_name.pkl`, the set's bank of utterances (training voices, accent speakers, Pico's voices where
+    `spec.pico` asks): rendered when missing, else used as it is, so a part that trains on the bank alone (a head on
+    speech embeddings) and the set's windows share one rendering."""
+    path = data / f"banks_{name}.pkl"
+    if not path.exists():
+        s, w = spec.seed, spec.workers
+        big = build_banks(False, spec.n_kw, spec.n_neg, spec.n_sent, seed=s, workers=w, other_frac=spec.other_frac,
+                          exclude=spec.aside)
+        parts = [big, render_accent_bank(False, *spec.accent, seed=s + 2, workers=w)]
+        if any(spec.pico):
+            parts.append(pico_train_bank(*spec.pico, seed=s + 3, workers=w))
+        save_banks(merge_banks(*parts), path)
+    return path
+
+
 def build_round_set(data: Path, name: str, spec: RoundSet, miner: Path, val_bank: Path) -> Path:
     """Write `data/name/train.npz` (recipe windows of a new bank of training voices and accent speakers, then
     stream-cut windows with hard negatives mined by the model `miner`) and `data/name/val.npz` (windows of
@@ -79,14 +95,7 @@ def build_round_set(data: Path, name: str, spec: RoundSet, miner: Path, val_bank
     if (out / "train.npz").exists():
         return out
     s, w = spec.seed, spec.workers
-    bank_path = data / f"banks_{name}.pkl"
-    if not bank_path.exists():  # a bank already rendered for this set (by another part's run) is used as it is
-        big = build_banks(False, spec.n_kw, spec.n_neg, spec.n_sent, seed=s, workers=w, other_frac=spec.other_frac,
-                          exclude=spec.aside)
-        parts = [big, render_accent_bank(False, *spec.accent, seed=s + 2, workers=w)]
-        if any(spec.pico):
-            parts.append(pico_train_bank(*spec.pico, seed=s + 3, workers=w))
-        save_banks(merge_banks(*parts), bank_path)
+    bank_path = ensure_round_bank(data, name, spec)
     xv, yv = build_examples(val_bank, spec.n_val_windows, seed=VAL_WINDOWS_SEED, workers=w)
     np.savez(out / "val.npz", x=xv, y=yv)
     x, y = build_examples(bank_path, spec.n_windows, seed=s + 10, workers=w)

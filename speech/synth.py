@@ -96,34 +96,28 @@ class Voice:
         return f"{self.engine}:{self.name}{v}"
 
 
-#: words flite's and festival's English voices must be given respelt to say them as players do. Their CMU lexicon
-#: reads "uno" as /ə'noʊ/ ("a-NO": a schwa, the stress on "no", `flite -ps` "ax n ow"), a different word from the
-#: /'u:noʊ/ that espeak-ng and every player say; "oono" gives /'u:noʊ/ ("uw n ow"). Why it matters: every keyword
-#: those voices said was "a-NO", so a model learnt their "uno" as a word no player says, and the held-out ones
-#: tested it on that word (stop 54). Whole words only, any case; other languages' voices read "uno" their own way.
-RESPELL: dict[str, dict[str, str]] = {"en": {"uno": "oono"}}
-
-
-#: the same for SVOX Pico's English voices, which read "uno" /'ju:noU/ ("you-no", the near miss "you know"; measured
-#: at stop 56: its "uno" lies nearer its "you know" than anything else it says). No spelling gives /'u:noU/ reliably,
-#: so they get the sounds in Pico's phoneme markup (X-SAMPA, each locale's own vowel).
-PICO_RESPELL: dict[str, dict[str, str]] = {
-    "en-US": {"uno": '<phoneme alphabet="xsampa" ph="\'u:noU"/>'},
-    "en-GB": {"uno": '<phoneme alphabet="xsampa" ph="\'u:n@U"/>'},
+#: words an engine's voices must be given respelt to say them as players do, keyed by (engine, voice name) where
+#: one voice needs its own, else by (engine, language); whole words, any case. Why: every keyword a voice says wrongly
+#: teaches the model a word no player says, and a held-out voice tests it on that word.
+#: - flite's and festival's English voices read "uno" with their CMU lexicon as /ə'noʊ/ ("a-NO": a schwa, the stress
+#:   on "no", `flite -ps` "ax n ow"), not the /'u:noʊ/ that espeak-ng and every player say; "oono" gives /'u:noʊ/
+#:   ("uw n ow") (stop 54). Other languages' voices read "uno" their own way.
+#: - SVOX Pico's English voices read "uno" /'ju:noU/ ("you-no", the near miss "you know": its "uno" lies nearer its
+#:   own "you know" than anything else it says, stop 56). No spelling gives /'u:noU/ reliably, so they get the sounds
+#:   in Pico's phoneme markup (X-SAMPA, each locale's own vowel).
+RESPELL: dict[tuple[str, str], dict[str, str]] = {
+    ("flite", "en"): {"uno": "oono"},
+    ("festival", "en"): {"uno": "oono"},
+    ("pico", "en-US"): {"uno": '<phoneme alphabet="xsampa" ph="\'u:noU"/>'},
+    ("pico", "en-GB"): {"uno": '<phoneme alphabet="xsampa" ph="\'u:n@U"/>'},
 }
 
 
 def engine_text(text: str, voice: Voice) -> str:
-    """The text to hand `voice`'s engine so it says the words of `text` as players say them (`RESPELL`,
-    `PICO_RESPELL`)."""
-    if voice.engine == "pico":
-        for word, markup in PICO_RESPELL.get(voice.name, {}).items():
-            text = re.sub(rf"\b{word}\b", lambda _m, markup=markup: markup, text, flags=re.IGNORECASE)
-        return text
-    if voice.engine not in ("flite", "festival"):
-        return text
-    for word, spelling in RESPELL.get(voice.lang, {}).items():
-        text = re.sub(rf"\b{word}\b", spelling, text, flags=re.IGNORECASE)
+    """The text to hand `voice`'s engine so it says the words of `text` as players say them (`RESPELL`)."""
+    words = RESPELL.get((voice.engine, voice.name)) or RESPELL.get((voice.engine, voice.lang), {})
+    for word, spelling in words.items():
+        text = re.sub(rf"\b{word}\b", lambda _m, spelling=spelling: spelling, text, flags=re.IGNORECASE)
     return text
 
 
