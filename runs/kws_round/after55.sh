@@ -4,7 +4,8 @@
 # parts named after the seed (aside53.py), then, only if the guide passes (guide_verdict.py, the lines of
 # models/candidates/kws_fix_s55/plan.txt), the decision test on SEED beside the shipped card (test52.sh).
 #   [T=/tmp/lead/s56 S=models/candidates/kws_pico_s56] after55.sh NAME PART_FILE=ONNX SEED [NAME=ONNX@T ...]
-# (T: the working folder, S: the candidates folder the scores go to; stop 55's unless given)
+# (T: the working folder, S: the candidates folder the scores go to; stop 55's unless given; DIGITS=1: stop 57's
+# real-digits line after the guide)
 #   as run: after55.sh W3F kws_w.onnx=data/speech/run_s55_w3f/kws.onnx 2055 W=models/kws_w.onnx@0.35 \
 #             W3F=data/speech/run_s55_w3f/kws.onnx@0.35
 #           after55.sh H55 kws_emb.onnx=data/speech/run_s55_h55/kws_emb.onnx 2156 \
@@ -27,4 +28,13 @@ $P runs/kws_round/aside53.py SHIP=$T/SHIP/kws.onnx CAND_$NAME=$T/C_$NAME/kws.onn
 [ -e data/speech/banks_pico_guide.pkl ] && BANK=data/speech/banks_pico_guide.pkl $P runs/kws_round/aside53.py \
   SHIP=$T/SHIP/kws.onnx CAND_$NAME=$T/C_$NAME/kws.onnx "$@" > $S/pico_guide_$LOW.jsonl
 $P runs/kws_round/guide_verdict.py $SCORES CAND_$NAME || exit 0
+# stop 57 (DIGITS=1): a second line before the seed, the real spoken digits, each card once (digits_words.py); the
+# candidate stops if it fires on them more often than the shipped card
+if [ -n "$DIGITS" ]; then
+  $P runs/kws_round/digits_words.py SHIP=$T/SHIP/kws.onnx CAND_$NAME=$T/C_$NAME/kws.onnx | tee $S/digits_words_$LOW.jsonl
+  $P -c "
+import json, sys
+r = {x['name']: x['fires'] for x in map(json.loads, open('$S/digits_words_$LOW.jsonl'))}
+ok = r['CAND_$NAME'] <= r['SHIP']; print('PASS' if ok else 'STOP', 'real digits fires', r); sys.exit(0 if ok else 1)" || exit 0
+fi
 SEED=$SEED T=$T sh runs/kws_round/test52.sh $T/C_$NAME
