@@ -13,8 +13,9 @@ D = Path('data/speech')
 if not (D / 'banks_s57.pkl').exists():
     b = load_banks(D / 'banks_s56p.pkl')
     named = {"blue", "pass", "синий", "синяя", "пас"}
-    gone = [u for u in b.keywords if u.cls in ("blue", "pass") and u.text not in named]
-    b.keywords = [u for u in b.keywords if not (u.cls in ("blue", "pass") and u.text not in named)]
+    loan = [u.cls in ("blue", "pass") and u.text not in named for u in b.keywords]
+    gone = [u for u, out in zip(b.keywords, loan) if out]
+    b.keywords = [u for u, out in zip(b.keywords, loan) if not out]
     print("removed", len(gone), dict(Counter(u.text for u in gone)), "kept", len(b.keywords), flush=True)
     save_banks(b, D / 'banks_s57.pkl')
 PY

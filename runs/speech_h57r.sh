@@ -1,7 +1,7 @@
 #!/bin/sh
 # Stop 57, a diagnosis (no candidate): a head on a bank made by the shipped head's own recipe, to see whether heads
-# fire on real speech as little as the shipped head when trained on its kind of bank. The bank is speech.train's
-# build_data recipe (build_banks(False, 200, 25, 500, seed=11) + render_accent_bank(False, 12, 60, 30, seed=101)),
+# fire on real speech as little as the shipped head when trained on its kind of bank. The bank is build_data's
+# recipe (speech.train.training_banks: the training voices, seed 11, and festival's accent speakers, seed 101),
 # rendered with today's code (so with stop 54's "uno" fix), then speech.head.rebuild's recipe (1,600 embedded
 # minutes, 64 for validation, 20 epochs), then the head alone on the real digits (digits_parts.py) beside H.
 # ~12 min of synthesis, ~16 min of embedding, ~13 min of training on 2 cores.
@@ -9,14 +9,14 @@ cd "$(dirname "$0")/.."
 export OMP_NUM_THREADS=2
 .venv/bin/python - <<'PY'
 from pathlib import Path
-from speech.accents import merge_banks, render_accent_bank
+from speech.accents import merge_banks
 from speech.head import rebuild
-from speech.kwsdata import build_banks, save_banks
+from speech.kwsdata import save_banks
+from speech.train import training_banks
 D = Path('data/speech'); O = D / 'run_s57_h57r'; O.mkdir(parents=True, exist_ok=True)
 bank = D / 'banks_shiprecipe.pkl'
 if not bank.exists():
-    b = build_banks(False, 200, 25, 500, seed=11, workers=2)
-    save_banks(merge_banks(b, render_accent_bank(False, 12, 60, 30, seed=101, workers=2)), bank)
+    save_banks(merge_banks(*training_banks(workers=2)), bank)
     print('bank', bank, flush=True)
 print(rebuild([bank], O, O / 'kws_emb.onnx'), 'H57R DONE', flush=True)
 PY

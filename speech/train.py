@@ -14,12 +14,15 @@ import functools
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from speech.features import NMELS, WINDOW_FRAMES
 from speech.vocab import CLASSES
+
+if TYPE_CHECKING:
+    from speech.kwsdata import Banks
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "data" / "speech"
@@ -298,16 +301,25 @@ def export(checkpoint: Path | list[Path], onnx_path: Path = MODELS / "kws.onnx",
     return onnx_path
 
 
+def training_banks(workers: int = 2, scale: float = 1.0) -> tuple[Banks, Banks]:
+    """The training banks of `build_data`'s recipe (the shipped parts' own: seeds 11 and 101): the training voices,
+    and festival's speakers of other languages (speech/accents.py: more speakers, trained on beside the rest)."""
+    from speech.accents import render_accent_bank
+    from speech.kwsdata import build_banks
+
+    b = build_banks(False, int(200 * scale), max(1, int(25 * scale)), int(500 * scale), seed=11, workers=workers)
+    acc = render_accent_bank(False, max(1, int(12 * scale)), max(2, int(60 * scale)), max(2, int(30 * scale)),
+                             seed=101, workers=workers)
+    return b, acc
+
+
 def build_data(workers: int = 2, n_train: int = 50000, n_val: int = 4000, scale: float = 1.0) -> None:
     """Synthesise the training banks and windows, and the held-out test banks (data/speech/)."""
     from speech.accents import merge_banks, render_accent_bank
     from speech.kwsdata import build_banks, build_examples, save_banks
 
     DATA.mkdir(parents=True, exist_ok=True)
-    b = build_banks(False, int(200 * scale), max(1, int(25 * scale)), int(500 * scale), seed=11, workers=workers)
-    # festival's speakers of other languages (speech/accents.py): more speakers, trained on beside the rest
-    acc = render_accent_bank(False, max(1, int(12 * scale)), max(2, int(60 * scale)), max(2, int(30 * scale)),
-                             seed=101, workers=workers)
+    b, acc = training_banks(workers, scale)
     save_banks(acc, DATA / "banks_accent_train.pkl")
     save_banks(merge_banks(b, acc), DATA / "banks_train.pkl")
     f, lab = build_examples(DATA / "banks_train.pkl", int(n_train * scale), seed=5, workers=workers)

@@ -67,3 +67,22 @@ def test_tiny_head_run_exports_a_working_onnx(tmp_path: Path) -> None:
     add_to_card(tmp_path / "kws.onnx", head, 0.6, {"threshold": 0.4})
     both = KeywordDetector(tmp_path / "kws.onnx")
     assert [type(f) for f, _, _ in both.members] == [LogMelFront, EmbeddingFront] and both.threshold == 0.4
+
+
+@pytest.mark.slow
+@pytest.mark.smoke  # a miniature rendering: CI keeps it
+@needs_espeak()
+def test_training_banks_are_the_training_voices_and_the_accent_speakers() -> None:
+    """`build_data`'s banks (and a diagnosis that reuses the recipe) come from one function: the training voices'
+    bank and festival's speakers of other languages, none of them a held-out voice."""
+    from speech.accents import split_accent_voices
+    from speech.train import training_banks
+    from speech.vocab import split_voices
+
+    main, accents = training_banks(workers=1, scale=0.01)
+    held = {v.id for lang in ("en", "ru") for v in split_voices(lang)[1]} | {v.id for v in split_accent_voices()[1]}
+    assert main.keywords and main.negatives and main.sentences
+    assert {u.voice for u in main.keywords + main.negatives + main.sentences}.isdisjoint(held)
+    if accents.keywords:  # festival and its accent voices installed
+        assert {u.voice.split(":")[0] for u in accents.keywords} == {"festival"}
+        assert {u.voice for u in accents.keywords}.isdisjoint(held)
