@@ -213,6 +213,55 @@ def export_head(checkpoints: list[Path] | Path, out: Path, rule: dict[str, Any])
     return out
 
 
+def average_exported(heads: list[Path], out: Path, labels: list[str] | None = None) -> Path:
+    """One head file whose `probs` is the mean of several exported heads' `probs`, and its card `out.json`.
+
+    Why: a head's false alarms on real speech depend on the draw of synthetic data it learnt (heads of one recipe on
+    different draws fire 1.6-2x apart on the real spoken digits; see the model card, "Round of stop 58"), and an
+    average of draws fires less than most of its members. The heads are merged as graphs (each under its own name
+    prefix, one shared input), so heads whose checkpoints were not kept can be averaged too, and the detector runs
+    one embedding front end for all of them. `labels` name where each head came from in the card's `members`; the
+    card's other fields (front end, classes, context, rule) are the first head's."""
+    import onnx
+    from onnx import compose, helper
+
+    if not heads:
+        raise ValueError("average_exported needs at least one head")
+    names = labels or [str(p) for p in heads]
+    if len(names) != len(heads):
+        raise ValueError(f"{len(names)} labels for {len(heads)} heads")
+    models = [onnx.load(str(p)) for p in heads]
+    cards = [json.loads(Path(p).with_suffix(".json").read_text()) for p in heads]
+    for p, m, c in zip(heads, models, cards, strict=True):
+        if [x.name for x in m.graph.input] != ["emb"] or [x.name for x in m.graph.output] != ["probs"]:
+            raise ValueError(f"{p}: not an exported head (input 'emb', output 'probs')")
+        if c.get("context") != cards[0].get("context"):
+            raise ValueError(f"{p}: context {c.get('context')} differs from {heads[0]}'s {cards[0].get('context')}; "
+                             "the heads averaged in one file must read the same context")
+    nodes, inits = [], []
+    for i, m in enumerate(models):
+        g = compose.add_prefix(m, f"h{i}_").graph
+        for n in g.node:  # every head reads the one shared input
+            n.input[:] = ["emb" if x == f"h{i}_emb" else x for x in n.input]
+        nodes += list(g.node)
+        inits += list(g.initializer)
+    nodes.append(helper.make_node("Sum", [f"h{i}_probs" for i in range(len(models))], ["sum_probs"]))
+    inits.append(helper.make_tensor("inv_n", onnx.TensorProto.FLOAT, [], [1.0 / len(models)]))
+    nodes.append(helper.make_node("Mul", ["sum_probs", "inv_n"], ["probs"]))
+    f32 = onnx.TensorProto.FLOAT
+    graph = helper.make_graph(nodes, "averaged_heads", [helper.make_tensor_value_info("emb", f32, [None, None, None])],
+                              [helper.make_tensor_value_info("probs", f32, [None, None])], inits)
+    merged = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    merged.ir_version = models[0].ir_version
+    onnx.checker.check_model(merged)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(merged, str(out))
+    meta = dict(cards[0])
+    meta["members"] = [{"head": name, "members": c.get("members", [])} for name, c in zip(names, cards, strict=True)]
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+    return out
+
+
 def add_to_card(main_onnx: Path, head_onnx: Path, weight_main: float, rule: dict[str, Any]) -> Path:
     """Make the main (log-mel) model's card list both parts, the DS-CNN pair and the head, with their weights and
     the fused firing rule: `speech.kws.KeywordDetector` then runs both and averages their posteriors."""

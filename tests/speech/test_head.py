@@ -87,3 +87,56 @@ def test_old_checkpoints_load_as_the_mlp_over_16(tmp_path: Path) -> None:
     rebuilt = build_head(**_arch(old))
     rebuilt.load_state_dict(net.state_dict())  # same modules, same names
     assert _arch(old)["kind"] == "mlp"
+
+
+def _random_head(tmp_path: Path, name: str, context: int, seed: int) -> Path:
+    """An exported head of random weights (what matters here is the arithmetic of averaging, not what it learnt)."""
+    from speech.head import build_head, export_head
+
+    torch.manual_seed(seed)
+    arch = {"kind": "mlp", "hidden": 32, "layers": 2, "context": context, "dropout": 0.3}
+    ck = tmp_path / name / "best.pt"
+    ck.parent.mkdir(parents=True)
+    torch.save({"model": build_head(**arch).state_dict(), "epoch": 1, "arch": arch}, ck)
+    return export_head(ck, tmp_path / name / "kws_emb.onnx", {"threshold": 0.5})
+
+
+def test_averaged_heads_give_the_mean_of_their_posteriors_under_one_front_end(tmp_path: Path) -> None:
+    from speech.head import average_exported
+    from speech.kws import EmbeddingFront, KeywordDetector, load_session
+
+    heads = [_random_head(tmp_path, f"h{i}", 16, seed=i) for i in range(3)]
+    out = average_exported(heads, tmp_path / "avg" / "kws_emb.onnx", ["first", "second", "third"])
+    x = np.random.default_rng(0).standard_normal((4, 16, EMB_DIM)).astype(np.float32)
+    each = [load_session(h).run(None, {"emb": x})[0] for h in heads]
+    got = load_session(out).run(None, {"emb": x})[0]
+    assert not np.allclose(each[0], each[1], atol=1e-3)  # the heads differ, so the mean is a real test
+    np.testing.assert_allclose(got, np.mean(each, axis=0), atol=1e-6)
+    np.testing.assert_allclose(got.sum(1), 1.0, atol=1e-5)
+    card = json.loads(out.with_suffix(".json").read_text())
+    assert [m["head"] for m in card["members"]] == ["first", "second", "third"]
+    assert card["context"] == 16 and card["threshold"] == 0.5 and card["front_end"] == "speech_embedding"
+    det = KeywordDetector(out)  # the live detector runs it as one part with one embedding front end
+    assert len(det.members) == 1 and isinstance(det.members[0][0], EmbeddingFront)
+    list(det.run(ArraySource(np.zeros(2 * RATE, np.int16)).chunks()))
+    assert det.inferences > 5
+
+
+def test_heads_of_different_contexts_or_other_files_are_refused_by_name(tmp_path: Path) -> None:
+    from speech.head import average_exported
+
+    a, b = _random_head(tmp_path, "a", 16, seed=0), _random_head(tmp_path, "b", 8, seed=1)
+    with pytest.raises(ValueError, match="context 8 differs"):
+        average_exported([a, b], tmp_path / "avg.onnx")
+    with pytest.raises(ValueError, match="2 labels for 1 heads"):
+        average_exported([a], tmp_path / "avg.onnx", ["x", "y"])
+    with pytest.raises(ValueError, match="at least one head"):
+        average_exported([], tmp_path / "avg.onnx")
+    import shutil
+
+    other = tmp_path / "other" / "kws_emb.onnx"
+    other.parent.mkdir()
+    shutil.copy(Path(__file__).parents[2] / "models" / "kws_w.onnx", other)
+    shutil.copy(a.with_suffix(".json"), other.with_suffix(".json"))
+    with pytest.raises(ValueError, match="not an exported head"):
+        average_exported([a, other], tmp_path / "avg.onnx")
