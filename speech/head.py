@@ -213,15 +213,96 @@ def export_head(checkpoints: list[Path] | Path, out: Path, rule: dict[str, Any])
     return out
 
 
+def _mlp_weights(model: Any) -> list[tuple[np.ndarray, np.ndarray, float]] | None:
+    """An exported MLP head's layers as (weight (out, in), bias, LayerNorm scale/bias packed after) or None.
+
+    Returns [(W1, b1, ln1), ...] as three Gemm layers and two LayerNorms in graph order, the shape `build_head`'s
+    "mlp" exports to; None for any other graph (a conv head), which is then averaged graph by graph."""
+    from onnx import helper, numpy_helper
+
+    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    gemms, norms = [], []
+    for n in model.graph.node:
+        attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+        if n.op_type == "Identity" and n.input[0] in init:  # the exporter shares equal constants through Identity
+            init[n.output[0]] = init[n.input[0]]
+        elif n.op_type == "Gemm":
+            if attrs.get("transB") != 1 or attrs.get("alpha", 1.0) != 1.0 or attrs.get("beta", 1.0) != 1.0:
+                return None
+            gemms.append((init[n.input[1]], init[n.input[2]]))
+        elif n.op_type == "LayerNormalization":
+            if attrs.get("axis", -1) != -1:
+                return None
+            norms.append((init[n.input[1]], init[n.input[2]], float(attrs.get("epsilon", 1e-5))))
+        elif n.op_type not in ("Flatten", "Relu", "Softmax", "Constant", "Unsqueeze", "Concat", "ReduceMean"):
+            return None
+    if len(gemms) != 3 or len(norms) != 2:
+        return None
+    return [*gemms, *norms]  # type: ignore[list-item]
+
+
+def _fused_mlp_heads(layers: list[list[Any]], context: int) -> Any:
+    """One graph computing several MLP heads at once: the first layers side by side in one matrix product, the
+    others as batched products, then the mean of their softmaxes. The same function as the heads one by one (to
+    float rounding) in a dozen nodes instead of a dozen a head: on one core the graph's per-node cost, not its
+    arithmetic, is what grows with the number of heads."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    k = len(layers)
+    f32 = onnx.TensorProto.FLOAT
+
+    def t(name: str, a: np.ndarray) -> Any:
+        return numpy_helper.from_array(np.ascontiguousarray(a, dtype=np.float32), name)
+
+    (w1, b1), (w2, b2), (w3, b3) = ([(np.stack([h[i][0] for h in layers]), np.stack([h[i][1] for h in layers]))
+                                     for i in range(3)])
+    hidden = w1.shape[1]
+    eps = {h[3][2] for h in layers} | {h[4][2] for h in layers}
+    if len(eps) != 1:
+        raise ValueError("the heads' LayerNorms use different epsilons")
+    inits = [
+        t("w1", w1.reshape(k * hidden, -1).T), t("b1", b1.reshape(-1)),
+        numpy_helper.from_array(np.array([-1, k, hidden], np.int64), "shape1"),
+        t("ones", np.ones(hidden)), t("zeros", np.zeros(hidden)),
+        t("g1", np.stack([h[3][0] for h in layers])[:, None]), t("c1", np.stack([h[3][1] for h in layers])[:, None]),
+        t("w2", w2.transpose(0, 2, 1)), t("b2", b2[:, None]),
+        t("g2", np.stack([h[4][0] for h in layers])[:, None]), t("c2", np.stack([h[4][1] for h in layers])[:, None]),
+        t("w3", w3.transpose(0, 2, 1)), t("b3", b3[:, None]),
+    ]
+    e = eps.pop()
+    nodes = [
+        helper.make_node("Flatten", ["emb"], ["x"], axis=1),
+        helper.make_node("Gemm", ["x", "w1", "b1"], ["h1"]),  # (B, k * hidden)
+        helper.make_node("Reshape", ["h1", "shape1"], ["h1k"]),  # (B, k, hidden)
+        helper.make_node("Transpose", ["h1k"], ["h1t"], perm=[1, 0, 2]),  # (k, B, hidden)
+        helper.make_node("LayerNormalization", ["h1t", "ones", "zeros"], ["n1"], axis=-1, epsilon=e),
+        helper.make_node("Mul", ["n1", "g1"], ["s1"]), helper.make_node("Add", ["s1", "c1"], ["a1"]),
+        helper.make_node("Relu", ["a1"], ["r1"]),
+        helper.make_node("MatMul", ["r1", "w2"], ["m2"]), helper.make_node("Add", ["m2", "b2"], ["h2"]),
+        helper.make_node("LayerNormalization", ["h2", "ones", "zeros"], ["n2"], axis=-1, epsilon=e),
+        helper.make_node("Mul", ["n2", "g2"], ["s2"]), helper.make_node("Add", ["s2", "c2"], ["a2"]),
+        helper.make_node("Relu", ["a2"], ["r2"]),
+        helper.make_node("MatMul", ["r2", "w3"], ["m3"]), helper.make_node("Add", ["m3", "b3"], ["logits"]),
+        helper.make_node("Softmax", ["logits"], ["p"], axis=-1),  # (k, B, classes)
+        helper.make_node("ReduceMean", ["p"], ["probs"], axes=[0], keepdims=0),
+    ]
+    graph = helper.make_graph(nodes, "averaged_mlp_heads",
+                              [helper.make_tensor_value_info("emb", f32, ["batch", context, EMB_DIM])],
+                              [helper.make_tensor_value_info("probs", f32, ["batch", len(CLASSES)])], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
 def average_exported(heads: list[Path], out: Path, labels: list[str] | None = None) -> Path:
     """One head file whose `probs` is the mean of several exported heads' `probs`, and its card `out.json`.
 
     Why: a head's false alarms on real speech depend on the draw of synthetic data it learnt (heads of one recipe on
     different draws fire 1.6-2x apart on the real spoken digits; see the model card, "Round of stop 58"), and an
-    average of draws fires less than most of its members. The heads are merged as graphs (each under its own name
-    prefix, one shared input), so heads whose checkpoints were not kept can be averaged too, and the detector runs
-    one embedding front end for all of them. `labels` name where each head came from in the card's `members`; the
-    card's other fields (front end, classes, context, rule) are the first head's."""
+    average of draws fires less than most of its members. Exported MLP heads are fused into one graph of a dozen
+    nodes (`_fused_mlp_heads`); other heads are merged graph by graph (each under its own name prefix, one shared
+    input). Either way heads whose checkpoints were not kept can be averaged, and the detector runs one embedding
+    front end for all of them. `labels` name where each head came from in the card's `members`; the card's other
+    fields (front end, classes, context, rule) are the first head's."""
     import onnx
     from onnx import compose, helper
 
@@ -238,20 +319,25 @@ def average_exported(heads: list[Path], out: Path, labels: list[str] | None = No
         if c.get("context") != cards[0].get("context"):
             raise ValueError(f"{p}: context {c.get('context')} differs from {heads[0]}'s {cards[0].get('context')}; "
                              "the heads averaged in one file must read the same context")
-    nodes, inits = [], []
-    for i, m in enumerate(models):
-        g = compose.add_prefix(m, f"h{i}_").graph
-        for n in g.node:  # every head reads the one shared input
-            n.input[:] = ["emb" if x == f"h{i}_emb" else x for x in n.input]
-        nodes += list(g.node)
-        inits += list(g.initializer)
-    nodes.append(helper.make_node("Sum", [f"h{i}_probs" for i in range(len(models))], ["sum_probs"]))
-    inits.append(helper.make_tensor("inv_n", onnx.TensorProto.FLOAT, [], [1.0 / len(models)]))
-    nodes.append(helper.make_node("Mul", ["sum_probs", "inv_n"], ["probs"]))
-    f32 = onnx.TensorProto.FLOAT
-    graph = helper.make_graph(nodes, "averaged_heads", [helper.make_tensor_value_info("emb", f32, [None, None, None])],
-                              [helper.make_tensor_value_info("probs", f32, [None, None])], inits)
-    merged = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    layers = [_mlp_weights(m) for m in models]
+    if all(lay is not None for lay in layers):
+        merged = _fused_mlp_heads(layers, int(cards[0].get("context", CONTEXT)))
+    else:
+        nodes, inits = [], []
+        for i, m in enumerate(models):
+            g = compose.add_prefix(m, f"h{i}_").graph
+            for n in g.node:  # every head reads the one shared input
+                n.input[:] = ["emb" if x == f"h{i}_emb" else x for x in n.input]
+            nodes += list(g.node)
+            inits += list(g.initializer)
+        nodes.append(helper.make_node("Sum", [f"h{i}_probs" for i in range(len(models))], ["sum_probs"]))
+        inits.append(helper.make_tensor("inv_n", onnx.TensorProto.FLOAT, [], [1.0 / len(models)]))
+        nodes.append(helper.make_node("Mul", ["sum_probs", "inv_n"], ["probs"]))
+        f32 = onnx.TensorProto.FLOAT
+        graph = helper.make_graph(nodes, "averaged_heads",
+                                  [helper.make_tensor_value_info("emb", f32, [None, None, None])],
+                                  [helper.make_tensor_value_info("probs", f32, [None, None])], inits)
+        merged = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     merged.ir_version = models[0].ir_version
     onnx.checker.check_model(merged)
     out.parent.mkdir(parents=True, exist_ok=True)

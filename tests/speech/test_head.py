@@ -89,23 +89,32 @@ def test_old_checkpoints_load_as_the_mlp_over_16(tmp_path: Path) -> None:
     assert _arch(old)["kind"] == "mlp"
 
 
-def _random_head(tmp_path: Path, name: str, context: int, seed: int) -> Path:
+def _random_head(tmp_path: Path, name: str, context: int, seed: int, kind: str = "mlp") -> Path:
     """An exported head of random weights (what matters here is the arithmetic of averaging, not what it learnt)."""
     from speech.head import build_head, export_head
 
     torch.manual_seed(seed)
-    arch = {"kind": "mlp", "hidden": 32, "layers": 2, "context": context, "dropout": 0.3}
+    arch = {"kind": kind, "hidden": 32, "layers": 2, "context": context, "dropout": 0.3}
+    net = build_head(**arch)
+    if kind == "conv":  # BatchNorm's running statistics away from (0, 1), so the heads differ where it matters
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm1d):
+                m.running_mean.normal_()
+                m.running_var.uniform_(0.5, 2.0)
     ck = tmp_path / name / "best.pt"
     ck.parent.mkdir(parents=True)
-    torch.save({"model": build_head(**arch).state_dict(), "epoch": 1, "arch": arch}, ck)
+    torch.save({"model": net.state_dict(), "epoch": 1, "arch": arch}, ck)
     return export_head(ck, tmp_path / name / "kws_emb.onnx", {"threshold": 0.5})
 
 
-def test_averaged_heads_give_the_mean_of_their_posteriors_under_one_front_end(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["mlp", "conv"])  # MLP heads are fused into one graph, others merged graph by graph
+def test_averaged_heads_give_the_mean_of_their_posteriors_under_one_front_end(tmp_path: Path, kind: str) -> None:
+    import onnx
+
     from speech.head import average_exported
     from speech.kws import EmbeddingFront, KeywordDetector, load_session
 
-    heads = [_random_head(tmp_path, f"h{i}", 16, seed=i) for i in range(3)]
+    heads = [_random_head(tmp_path, f"h{i}", 16, seed=i, kind=kind) for i in range(3)]
     out = average_exported(heads, tmp_path / "avg" / "kws_emb.onnx", ["first", "second", "third"])
     x = np.random.default_rng(0).standard_normal((4, 16, EMB_DIM)).astype(np.float32)
     each = [load_session(h).run(None, {"emb": x})[0] for h in heads]
@@ -113,6 +122,10 @@ def test_averaged_heads_give_the_mean_of_their_posteriors_under_one_front_end(tm
     assert not np.allclose(each[0], each[1], atol=1e-3)  # the heads differ, so the mean is a real test
     np.testing.assert_allclose(got, np.mean(each, axis=0), atol=1e-6)
     np.testing.assert_allclose(got.sum(1), 1.0, atol=1e-5)
+    graph = onnx.load(str(out)).graph
+    assert graph.name == ("averaged_mlp_heads" if kind == "mlp" else "averaged_heads")
+    if kind == "mlp":  # one first-layer product for all heads, not one a head
+        assert sum(n.op_type == "Gemm" for n in graph.node) == 1
     card = json.loads(out.with_suffix(".json").read_text())
     assert [m["head"] for m in card["members"]] == ["first", "second", "third"]
     assert card["context"] == 16 and card["threshold"] == 0.5 and card["front_end"] == "speech_embedding"

@@ -1,0 +1,28 @@
+"""Stop 58: rebuild HENS8 (the shipped head averaged with the seven heads trained since, `speech.head.average_exported`)
+from the committed checkpoints, and check it against a file as scored where one is given.
+    hens8.py OUT_DIR [AS_SCORED.onnx]"""
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+from speech.head import average_exported, export_head
+
+C = Path("models/candidates")
+CKS = {"H55": C / "kws_fix_s55/h55_best.pt", "H56": C / "kws_pico_s56/h56_best.pt",
+       "H57": C / "kws_noloan_s57/h57_best.pt", "H57s1": C / "kws_bisect_s58/h57s1_best.pt",
+       "H57e20": C / "kws_bisect_s58/h57e20_best.pt", "H57R": C / "kws_bisect_s58/h57r_best.pt",
+       "H58OLD": C / "kws_bisect_s58/h58old_best.pt"}
+out = Path(sys.argv[1]) / "kws_emb.onnx"
+with tempfile.TemporaryDirectory() as tmp:
+    heads = [Path("models/kws_emb.onnx")] + [export_head(ck, Path(tmp) / name / "kws_emb.onnx", {})
+                                             for name, ck in CKS.items()]
+    average_exported(heads, out, ["H (shipped since stop 48)", *CKS])
+print(out)
+if len(sys.argv) > 2:
+    x = np.random.default_rng(0).normal(size=(256, 16, 96)).astype(np.float32)
+    run = [ort.InferenceSession(str(p)) for p in (out, Path(sys.argv[2]))]
+    a, b = (np.concatenate([s.run(None, {"emb": x[j:j + 1]})[0] for j in range(len(x))]) for s in run)
+    print("largest difference from the file as scored:", float(np.abs(a - b).max()))
