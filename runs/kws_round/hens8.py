@@ -1,6 +1,8 @@
 """Stop 58: rebuild HENS8 (the shipped head averaged with the seven heads trained since, `speech.head.average_exported`)
-from the committed checkpoints, and check it against a file as scored where one is given.
-    hens8.py OUT_DIR [AS_SCORED.onnx]"""
+from the committed checkpoints, and check it against a file as scored where one is given; INT8=1 then gives its
+weights dynamic int8 (onnxruntime quantize_dynamic, QInt8): HENS8Q.
+    [INT8=1] hens8.py OUT_DIR [AS_SCORED.onnx]"""
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -20,6 +22,12 @@ with tempfile.TemporaryDirectory() as tmp:
     heads = [Path("models/kws_emb.onnx")] + [export_head(ck, Path(tmp) / name / "kws_emb.onnx", {})
                                              for name, ck in CKS.items()]
     average_exported(heads, out, ["H (shipped since stop 48)", *CKS])
+    if os.environ.get("INT8"):
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+
+        fp32 = Path(tmp) / "hens8_fp32.onnx"
+        out.replace(fp32)
+        quantize_dynamic(str(fp32), str(out), weight_type=QuantType.QInt8)
 print(out)
 if len(sys.argv) > 2:
     x = np.random.default_rng(0).normal(size=(256, 16, 96)).astype(np.float32)
