@@ -107,15 +107,38 @@ def gather(emb: np.ndarray, idx: np.ndarray, context: int = CONTEXT) -> np.ndarr
     return emb[idx[:, None] - np.arange(context - 1, -1, -1)[None]].astype(np.float32)
 
 
+def soft_targets(teacher: Path, emb: np.ndarray, idx: np.ndarray, context: int = CONTEXT,
+                 batch: int = 4096) -> np.ndarray:
+    """A teacher model's posteriors (len(emb), classes) at the windows ending at positions `idx` (zeros elsewhere),
+    float16: the targets `train_head(teacher=...)` distils from.
+
+    Why: an average of heads (`average_exported`) fires less on real speech than its members but costs as many heads
+    a hop; a head trained to give the average's posteriors can keep some of that at one head's cost."""
+    import onnxruntime as ort
+    from tqdm import tqdm
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 2
+    sess = ort.InferenceSession(str(teacher), sess_options=opts, providers=["CPUExecutionProvider"])
+    out = np.zeros((len(emb), len(CLASSES)), np.float16)
+    for a in tqdm(range(0, len(idx), batch), desc="teacher posteriors", mininterval=10):
+        sel = idx[a:a + batch]
+        out[sel] = sess.run(None, {"emb": gather(emb, sel, context)})[0]
+    return out
+
+
 def train_head(train: tuple[np.ndarray, np.ndarray, np.ndarray], val: tuple[np.ndarray, np.ndarray, np.ndarray],
                out_dir: Path, epochs: int = 12, lr: float = 2e-3, batch: int = 256, seed: int = 0,
                threads: int = 2, hidden: int = 256, layers: int = 2, other_weight: float = 1.0,
-               noise: float = 0.0, kind: str = "mlp", context: int = CONTEXT, dropout: float = 0.3) -> Path:
+               noise: float = 0.0, kind: str = "mlp", context: int = CONTEXT, dropout: float = 0.3,
+               teacher: np.ndarray | None = None, soft_weight: float = 0.7) -> Path:
     """Train on (embeddings, labels, lengths); keep the epoch with the lowest validation loss. Returns best.pt.
 
     other_weight: the loss weight of `other` hops (above 1 trades recall for fewer false alarms); noise: the
     standard deviation of Gaussian noise added to the embeddings while training; kind, context, dropout: the
-    network (`build_head`), saved in the checkpoint's `arch`."""
+    network (`build_head`), saved in the checkpoint's `arch`. teacher: posteriors at every training position
+    (`soft_targets`); the loss is then (1 - soft_weight) x the labels' cross-entropy + soft_weight x the
+    cross-entropy with the teacher's posteriors (distillation). The validation loss is the labels' either way."""
     import torch
     from torch import nn
     from tqdm import tqdm
@@ -130,6 +153,9 @@ def train_head(train: tuple[np.ndarray, np.ndarray, np.ndarray], val: tuple[np.n
     vx = torch.from_numpy(gather(vemb, vidx, context))
     vy = torch.from_numpy(vlab[vidx].astype(np.int64))
     arch = {"kind": kind, "hidden": hidden, "layers": layers, "context": context, "dropout": dropout}
+    if teacher is not None and teacher.shape != (len(emb), len(CLASSES)):
+        raise ValueError(f"teacher posteriors {teacher.shape}; expected ({len(emb)}, {len(CLASSES)}), one row a "
+                         "training position")
     model = build_head(**arch)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-2)
     steps = epochs * (len(idx) // batch)
@@ -149,12 +175,17 @@ def train_head(train: tuple[np.ndarray, np.ndarray, np.ndarray], val: tuple[np.n
             x = torch.from_numpy(gather(emb, sel, context))
             if noise:
                 x = x + noise * torch.randn_like(x)
-            loss = loss_fn(model(x), torch.from_numpy(lab[sel].astype(np.int64)))
+            logits = model(x)
+            loss = loss_fn(logits, torch.from_numpy(lab[sel].astype(np.int64)))
+            if teacher is not None:
+                target = torch.from_numpy(teacher[sel].astype(np.float32))
+                soft = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+                loss = (1.0 - soft_weight) * loss + soft_weight * soft
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            tot += float(loss)
+            tot += float(loss.detach())
         model.eval()
         with torch.no_grad():
             logits = torch.cat([model(vx[i:i + 4096]) for i in range(0, len(vx), 4096)])

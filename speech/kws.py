@@ -213,11 +213,17 @@ class EmbeddingFront:
         return out
 
 
-def _front(card: dict[str, Any], hop_frames: int) -> LogMelFront | EmbeddingFront:
-    """The front end a model card (or one of its `parts`) names."""
+def _front_key(card: dict[str, Any], hop_frames: int) -> tuple[str, int]:
+    """What makes two parts' inputs the same: the front end's kind and its window (context or hop)."""
     if card.get("front_end") == "speech_embedding":
-        return EmbeddingFront(int(card.get("context", 16)))
-    return LogMelFront(hop_frames)
+        return ("speech_embedding", int(card.get("context", 16)))
+    return ("logmel", hop_frames)
+
+
+def _front(key: tuple[str, int]) -> LogMelFront | EmbeddingFront:
+    """The front end `_front_key` describes."""
+    kind, size = key
+    return EmbeddingFront(size) if kind == "speech_embedding" else LogMelFront(size)
 
 
 class KeywordDetector:
@@ -258,10 +264,18 @@ class KeywordDetector:
         self.hop_s = hop_frames * HOP / RATE
         self.members: list[tuple[LogMelFront | EmbeddingFront, Any, float]] = []  # (front end, session, weight)
         self._delays: list[int] = []  # ticks each part's posterior waits before it is averaged
+        # parts that read the same input share one front end: each log-mel frame (or embedding) is computed once
+        # however many parts read it (the two DS-CNN parts of the shipped card: 0.2% of a core saved)
+        self._fronts: dict[tuple[str, int], LogMelFront | EmbeddingFront] = {}
+        self._member_keys: list[tuple[str, int]] = []
         for card in cards:
             path = main.parent / str(card["model"]) if "model" in card else main
             sess = self.session if path.resolve() == main.resolve() else load_session(path)
-            self.members.append((_front(card, hop_frames), sess, float(card.get("weight", 1.0))))
+            key = _front_key(card, hop_frames)
+            if key not in self._fronts:
+                self._fronts[key] = _front(key)
+            self._member_keys.append(key)
+            self.members.append((self._fronts[key], sess, float(card.get("weight", 1.0))))
             delay = card.get("delay", 0)
             if not isinstance(delay, int) or isinstance(delay, bool) or delay < 0:
                 raise ModelMissingError(f"keyword model card: part {card.get('model', path.name)!r} has delay "
@@ -280,7 +294,7 @@ class KeywordDetector:
 
     def reset(self) -> None:
         """Forget all audio (a new source)."""
-        for front, _, _ in self.members:
+        for front in self._fronts.values():
             front.reset()
         # each part's last `delay` + 1 posteriors: the oldest is the one averaged, once there are that many
         self._recent: list[deque[np.ndarray]] = [deque(maxlen=d + 1) for d in self._delays]
@@ -314,7 +328,8 @@ class KeywordDetector:
         self._samples += len(mono)
         # every part's new posteriors, in time order; a decision at each of the last part's (the clock), on the
         # weighted mean of every part's latest posterior (parts tick every 80 ms, a few ms apart)
-        ticks = [(end, m, x) for m, (front, _, _) in enumerate(self.members) for end, x in front.push(mono)]
+        windows = {key: front.push(mono) for key, front in self._fronts.items()}
+        ticks = [(end, m, x) for m, key in enumerate(self._member_keys) for end, x in windows[key]]
         clock = len(self.members) - 1
         events: list[dict[str, Any]] = []
         for end, m, x in sorted(ticks, key=lambda e: (e[0], e[1])):

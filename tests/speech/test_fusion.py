@@ -132,3 +132,38 @@ def test_seat_vote_uses_the_word_just_heard() -> None:
     det.process(AudioChunk(t=0.0, samples=loud, rate=16000))
     det.process(AudioChunk(t=1.0, samples=quiet, rate=16000))
     assert det._seat(16000) == 1
+
+
+def test_parts_that_read_the_same_input_share_one_front_end(tmp_path: Path) -> None:
+    """Each log-mel frame is computed once for both DS-CNN parts; an embedding part of another context keeps its
+    own window. Sharing changes nothing the parts see: the posteriors equal each part run on its own."""
+    card = json.loads(MODEL_PATH.with_suffix(".json").read_text())
+    det = KeywordDetector()
+    logmel = [f for f, _, _ in det.members if isinstance(f, LogMelFront)]
+    assert len(logmel) >= 2 and all(f is logmel[0] for f in logmel)
+    emb_part = next(p for p in card["parts"] if p["front_end"] == "speech_embedding")
+    card["parts"].append({**emb_part, "context": 8})  # the same head file read with another context
+    two = KeywordDetector(_card_copy(tmp_path, card))
+    embs = [f for f, _, _ in two.members if isinstance(f, EmbeddingFront)]
+    assert [f.context for f in embs] == [16, 8] and embs[0] is not embs[1]
+    audio = (np.random.default_rng(4).standard_normal(3 * 16000) * 2000).astype(np.int16)
+
+    def outputs(d: KeywordDetector) -> list[list[np.ndarray]]:
+        """Every part's raw outputs, in order, over `audio`."""
+        seen: list[list[np.ndarray]] = [[] for _ in d.members]
+        run = d.posteriors
+
+        def record(x: np.ndarray, member: int = 0) -> np.ndarray:
+            seen[member].append(run(x, member))
+            return seen[member][-1]
+
+        d.posteriors = record  # type: ignore[method-assign]
+        list(d.run(ArraySource(audio, chunk_s=0.05).chunks()))
+        return seen
+
+    shared = outputs(det)
+    for m, part in enumerate(json.loads(MODEL_PATH.with_suffix(".json").read_text())["parts"]):
+        single = {k: v for k, v in part.items() if k not in ("model", "weight")}
+        (alone,) = outputs(KeywordDetector(_single(tmp_path, part["model"], single)))
+        assert len(alone) == len(shared[m]) > 10
+        assert all(np.array_equal(a, b) for a, b in zip(alone, shared[m], strict=True))

@@ -153,3 +153,52 @@ def test_heads_of_different_contexts_or_other_files_are_refused_by_name(tmp_path
     shutil.copy(a.with_suffix(".json"), other.with_suffix(".json"))
     with pytest.raises(ValueError, match="not an exported head"):
         average_exported([a, other], tmp_path / "avg.onnx")
+
+
+def test_soft_targets_are_the_teachers_posteriors_at_the_windows_asked(tmp_path: Path) -> None:
+    from speech.head import gather, soft_targets, window_index
+    from speech.kws import load_session
+
+    teacher = _random_head(tmp_path, "teacher", 16, seed=5)
+    emb, lab, lengths = _planted(4, 60, seed=2)
+    idx = window_index(lab, lengths)
+    soft = soft_targets(teacher, emb, idx, batch=37)  # batches that do not divide the windows
+    assert soft.shape == (len(emb), len(CLASSES)) and soft.dtype == np.float16
+    want = load_session(teacher).run(None, {"emb": gather(emb, idx)})[0]
+    np.testing.assert_allclose(soft[idx].astype(np.float32), want, atol=1e-3)
+    rest = np.setdiff1d(np.arange(len(emb)), idx)
+    assert len(rest) > 0 and not soft[rest].any()  # the first 15 hops of a recording have no window
+
+
+def test_a_distilled_head_gives_the_teachers_posteriors_not_the_labels(tmp_path: Path) -> None:
+    """The teacher hears the planted word as half uno, half red; the labels say uno. Trained on the teacher's
+    posteriors the head says about half red on the word; trained on the labels it says almost no red."""
+    from speech.head import gather, train_head, window_index
+
+    train, val = _planted(30, 200, seed=1), _planted(6, 200, seed=1)
+    emb, lab, lengths = train
+    teacher = np.zeros((len(emb), len(CLASSES)), np.float16)
+    teacher[:, 0] = 1.0
+    uno, red = CLASSES.index("uno"), CLASSES.index("red")
+    teacher[lab == uno, 0] = 0.0
+    teacher[lab == uno, uno] = 0.5
+    teacher[lab == uno, red] = 0.5
+    vemb, vlab, vlen = val
+    vidx = window_index(vlab, vlen, 12)
+    vidx = vidx[vlab[vidx] == uno]
+    red_said = {}
+    for name, targets in (("labels", None), ("teacher", teacher)):
+        best = train_head(train, val, tmp_path / name, epochs=3, threads=1, context=12, hidden=48, lr=3e-3,
+                          teacher=targets, soft_weight=1.0)
+        saved = torch.load(best, map_location="cpu", weights_only=False)
+        from speech.head import build_head
+
+        net = build_head(**saved["arch"])
+        net.load_state_dict(saved["model"])
+        net.eval()
+        with torch.no_grad():
+            probs = torch.softmax(net(torch.from_numpy(gather(vemb, vidx, 12))), dim=1).numpy()
+        red_said[name] = float(probs[:, red].mean())
+    assert red_said["labels"] < 0.1 and 0.3 < red_said["teacher"] < 0.7, red_said
+    with pytest.raises(ValueError, match="teacher posteriors"):
+        train_head(train, val, tmp_path / "bad", epochs=1, threads=1, context=12, teacher=teacher[:10])
