@@ -43,6 +43,9 @@ def register(sub: Any) -> None:
     t.add_argument("--part", choices=("all", "dscnn", "head"), default="all",
                    help="dscnn: the log-mel network only; head: the speech-embedding head only (models/kws_emb.onnx,"
                         " from data/speech/banks_train.pkl); all: both, then the card that averages them")
+    t.add_argument("--teacher", type=Path, default=None,
+                   help="head: train it on this head file's posteriors as well as the labels (distillation, e.g. "
+                        "from stop 58's eight heads averaged, runs/kws_round/hens8.py)")
     t.set_defaults(func=_train)
 
     e = sub.add_parser("eval-speech", help="recall, false alarms/hour, latency and a DET curve on held-out voices")
@@ -142,6 +145,8 @@ def _train(args: argparse.Namespace) -> int:
     from speech.synth import available_engines
 
     out = args.out or tr.MODELS / "kws.onnx"
+    if args.teacher is not None and not args.teacher.is_file():  # before hours of training, not after
+        return _err(f"--teacher {args.teacher}: no such head file (make one with runs/kws_round/hens8.py)")
     if args.part in ("all", "dscnn"):
         if not args.skip_data:
             if not available_engines()["espeak"]:
@@ -162,7 +167,7 @@ def _train(args: argparse.Namespace) -> int:
         try:
             head = rebuild([banks], tr.DATA / "emb", out.with_name(out.stem + "_emb.onnx"),
                            n_recordings=max(4, int(1600 * args.scale)), epochs=args.epochs,
-                           workers=args.workers, threads=args.threads)
+                           workers=args.workers, threads=args.threads, teacher=args.teacher)
         except FrontEndMissingError as exc:
             return _err(str(exc))
         print(f"wrote {head}")

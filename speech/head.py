@@ -397,9 +397,11 @@ def add_to_card(main_onnx: Path, head_onnx: Path, weight_main: float, rule: dict
 
 
 def rebuild(bank_paths: list[Path], data_dir: Path, out_onnx: Path, n_recordings: int = 1600, epochs: int = 20,
-            workers: int = 2, threads: int = 2, seed: int = 3) -> Path:
+            workers: int = 2, threads: int = 2, seed: int = 3, teacher: Path | None = None) -> Path:
     """The head's whole recipe: embedded table recordings of the training banks (plus 60 for validation), training,
-    export to `out_onnx` (the shipped head: 1,600 recordings, 20 epochs)."""
+    export to `out_onnx` (the stop-48 head: 1,600 recordings, 20 epochs). With `teacher` (a head file) the head
+    learns the teacher's posteriors too (`soft_targets`; 0.7 of the loss): stop 59's candidate HD was distilled so
+    from stop 58's eight heads averaged, on four such draws for 10 epochs (`runs/kws_round/distil.py`)."""
     from speech.embed_data import build_embedded, load_embedded, save_embedded
 
     train_path, val_path = data_dir / f"train_{n_recordings}_{seed}.npz", data_dir / "val.npz"
@@ -408,6 +410,7 @@ def rebuild(bank_paths: list[Path], data_dir: Path, out_onnx: Path, n_recordings
     if not val_path.exists():
         save_embedded(val_path, *build_embedded(bank_paths, max(2, n_recordings // 25), seed=seed + 1000,
                                                 workers=workers))
-    best = train_head(load_embedded(train_path), load_embedded(val_path), data_dir / "run", epochs=epochs,
-                      threads=threads)
+    train = load_embedded(train_path)
+    soft = None if teacher is None else soft_targets(teacher, train[0], window_index(train[1], train[2]))
+    best = train_head(train, load_embedded(val_path), data_dir / "run", epochs=epochs, threads=threads, teacher=soft)
     return export_head(best, out_onnx, {})

@@ -202,3 +202,14 @@ def test_a_distilled_head_gives_the_teachers_posteriors_not_the_labels(tmp_path:
     assert red_said["labels"] < 0.1 and 0.3 < red_said["teacher"] < 0.7, red_said
     with pytest.raises(ValueError, match="teacher posteriors"):
         train_head(train, val, tmp_path / "bad", epochs=1, threads=1, context=12, teacher=teacher[:10])
+
+
+def test_train_speech_names_a_missing_teacher_before_training(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "unotable.cli", "train-speech", "--part", "all", "--teacher",
+                          str(tmp_path / "nope.onnx"), "--out", str(tmp_path / "kws.onnx")], capture_output=True,
+                         text=True, cwd=Path(__file__).parents[2], check=False, timeout=120)
+    assert res.returncode == 2 and "nope.onnx: no such head file" in res.stderr and "Traceback" not in res.stderr
+    assert not (tmp_path / "kws.onnx").exists()

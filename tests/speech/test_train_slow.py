@@ -67,6 +67,15 @@ def test_tiny_head_run_exports_a_working_onnx(tmp_path: Path) -> None:
     add_to_card(tmp_path / "kws.onnx", head, 0.6, {"threshold": 0.4})
     both = KeywordDetector(tmp_path / "kws.onnx")
     assert [type(f) for f, _, _ in both.members] == [LogMelFront, EmbeddingFront] and both.threshold == 0.4
+    # the whole recipe with a teacher (how the shipped head was made: distilled from an average of heads)
+    from speech.head import rebuild
+
+    distilled = rebuild([tmp_path / "b.pkl"], tmp_path / "emb", tmp_path / "distilled" / "kws_emb.onnx",
+                        n_recordings=4, epochs=1, workers=1, threads=1, teacher=head)
+    assert (tmp_path / "emb" / "run" / "best.pt").exists()
+    det = KeywordDetector(distilled)
+    list(det.run(ArraySource(np.zeros(40000, np.int16)).chunks()))
+    assert det.inferences > 10
 
 
 @pytest.mark.slow
