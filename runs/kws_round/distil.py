@@ -1,7 +1,10 @@
 """Stop 59: HD, one head distilled from HENS8 (eight heads averaged, stop 58) on the embedded minutes on hand.
-    distil.py TEACHER.onnx OUT_DIR EPOCHS TRAIN.npz [TRAIN.npz ...] --val VAL.npz
+    [LABELS_ON_TEACHER_ALARMS=1] distil.py TEACHER.onnx OUT_DIR EPOCHS TRAIN.npz [TRAIN.npz ...] --val VAL.npz
+LABELS_ON_TEACHER_ALARMS=1 (HD2): where the teacher hears a keyword (p(other) < 0.5) in a window labelled other, the
+target is the label, so the teacher's false alarms are not learnt.
 Writes OUT_DIR/teacher.npy (HENS8's posteriors at every labelled window, reused when present), OUT_DIR/run/ (the
 checkpoints, log.json) and OUT_DIR/kws_emb.onnx (+ .json). Plan: models/candidates/kws_distil_s59/plan.txt."""
+import os
 import sys
 from pathlib import Path
 
@@ -26,6 +29,11 @@ if cache.exists():
 else:
     soft = soft_targets(teacher, emb, window_index(lab, lengths, CONTEXT))
     np.save(cache, soft)
+if os.environ.get("LABELS_ON_TEACHER_ALARMS"):
+    alarms = (soft.sum(axis=1) > 0) & (lab == 0) & (soft[:, 0].astype(np.float32) < 0.5)
+    soft[alarms] = 0
+    soft[alarms, 0] = 1
+    print(f"teacher's alarms on windows labelled other, target set to the label: {int(alarms.sum())}", flush=True)
 best = train_head((emb, lab, lengths), load_embedded(val_path), out / "run", epochs=epochs, seed=0,
                   teacher=soft, soft_weight=0.7)
 print(export_head(best, out / "kws_emb.onnx", {}))
