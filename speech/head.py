@@ -114,12 +114,11 @@ def soft_targets(teacher: Path, emb: np.ndarray, idx: np.ndarray, context: int =
 
     Why: an average of heads (`average_exported`) fires less on real speech than its members but costs as many heads
     a hop; a head trained to give the average's posteriors can keep some of that at one head's cost."""
-    import onnxruntime as ort
     from tqdm import tqdm
 
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 2
-    sess = ort.InferenceSession(str(teacher), sess_options=opts, providers=["CPUExecutionProvider"])
+    from speech.kws import load_session
+
+    sess = load_session(teacher, threads=2)
     out = np.zeros((len(emb), len(CLASSES)), np.float16)
     for a in tqdm(range(0, len(idx), batch), desc="teacher posteriors", mininterval=10):
         sel = idx[a:a + batch]
@@ -178,8 +177,7 @@ def train_head(train: tuple[np.ndarray, np.ndarray, np.ndarray], val: tuple[np.n
             logits = model(x)
             loss = loss_fn(logits, torch.from_numpy(lab[sel].astype(np.int64)))
             if teacher is not None:
-                target = torch.from_numpy(teacher[sel].astype(np.float32))
-                soft = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+                soft = nn.functional.cross_entropy(logits, torch.from_numpy(teacher[sel].astype(np.float32)))
                 loss = (1.0 - soft_weight) * loss + soft_weight * soft
             opt.zero_grad()
             loss.backward()

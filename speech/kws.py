@@ -35,15 +35,16 @@ class ModelMissingError(SpeechInputError):
     """The keyword model file is absent or unreadable."""
 
 
-def load_session(path: Path | None = None) -> Any:
-    """An onnxruntime session on one thread (the table shares its CPU with the camera)."""
+def load_session(path: Path | None = None, threads: int = 1) -> Any:
+    """An onnxruntime session, on one thread unless asked (live, the table shares its CPU with the camera; batch
+    work such as a teacher's posteriors for training may take more)."""
     path = Path(path or MODEL_PATH)
     if not path.exists():
         raise ModelMissingError(f"keyword model {path} is missing; rebuild it with `unotable train-speech`")
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 1
+    opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     try:
         return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])

@@ -173,7 +173,7 @@ def test_soft_targets_are_the_teachers_posteriors_at_the_windows_asked(tmp_path:
 def test_a_distilled_head_gives_the_teachers_posteriors_not_the_labels(tmp_path: Path) -> None:
     """The teacher hears the planted word as half uno, half red; the labels say uno. Trained on the teacher's
     posteriors the head says about half red on the word; trained on the labels it says almost no red."""
-    from speech.head import gather, train_head, window_index
+    from speech.head import build_head, gather, train_head, window_index
 
     train, val = _planted(30, 200, seed=1), _planted(6, 200, seed=1)
     emb, lab, lengths = train
@@ -191,8 +191,6 @@ def test_a_distilled_head_gives_the_teachers_posteriors_not_the_labels(tmp_path:
         best = train_head(train, val, tmp_path / name, epochs=3, threads=1, context=12, hidden=48, lr=3e-3,
                           teacher=targets, soft_weight=1.0)
         saved = torch.load(best, map_location="cpu", weights_only=False)
-        from speech.head import build_head
-
         net = build_head(**saved["arch"])
         net.load_state_dict(saved["model"])
         net.eval()
