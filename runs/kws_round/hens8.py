@@ -1,7 +1,8 @@
 """Stop 58: rebuild HENS8 (the shipped head averaged with the seven heads trained since, `speech.head.average_exported`)
 from the committed checkpoints, and check it against a file as scored where one is given; INT8=1 then gives its
-weights dynamic int8 (onnxruntime quantize_dynamic, QInt8): HENS8Q.
-    [INT8=1] hens8.py OUT_DIR [AS_SCORED.onnx]"""
+weights dynamic int8 (onnxruntime quantize_dynamic, QInt8): HENS8Q. Stop 60: MEMBERS=H55,H57R,H58OLD averages the
+shipped head with those members only (HC4, the heads that hear "Juno" no more often than the shipped one).
+    [INT8=1] [MEMBERS=NAME,...] hens8.py OUT_DIR [AS_SCORED.onnx]"""
 import os
 import sys
 import tempfile
@@ -17,7 +18,10 @@ CKS = {"H55": C / "kws_fix_s55/h55_best.pt", "H56": C / "kws_pico_s56/h56_best.p
        "H57": C / "kws_noloan_s57/h57_best.pt", "H57s1": C / "kws_bisect_s58/h57s1_best.pt",
        "H57e20": C / "kws_bisect_s58/h57e20_best.pt", "H57R": C / "kws_bisect_s58/h57r_best.pt",
        "H58OLD": C / "kws_bisect_s58/h58old_best.pt"}
+if os.environ.get("MEMBERS"):
+    CKS = {name: CKS[name] for name in os.environ["MEMBERS"].split(",")}
 out = Path(sys.argv[1]) / "kws_emb.onnx"
+out.parent.mkdir(parents=True, exist_ok=True)
 with tempfile.TemporaryDirectory() as tmp:
     heads = [Path("models/kws_emb.onnx")] + [export_head(ck, Path(tmp) / name / "kws_emb.onnx", {})
                                              for name, ck in CKS.items()]
