@@ -28,17 +28,22 @@ times, posts, _ = posteriors(det, audio)
 sm = smoothed(posts, det.smooth)
 
 
-def hits_at(thr: np.ndarray) -> list[bool]:
-    return score_keywords(replay_posteriors(times, posts, thr, det.release, det.smooth, det.persist), truth)["hits"]
-
-
 talk = other_stream(banks.sentences, 10.0, seed=8)
 t_talk, p_talk, _ = posteriors(det, talk)
 hours = len(talk) / RATE / 3600
 
 
+def fires(t: np.ndarray, p: np.ndarray, thr: np.ndarray) -> list[tuple[float, int, float]]:
+    """The card's rule (smoothing, persistence, release) replayed with other thresholds."""
+    return replay_posteriors(t, p, thr, det.release, det.smooth, det.persist)
+
+
+def hits_at(thr: np.ndarray) -> list[bool]:
+    return score_keywords(fires(times, posts, thr), truth)["hits"]
+
+
 def talk_fa(thr: np.ndarray) -> float:
-    return round(len(replay_posteriors(t_talk, p_talk, thr, det.release, det.smooth, det.persist)) / hours, 1)
+    return round(len(fires(t_talk, p_talk, thr)) / hours, 1)
 
 
 hits = hits_at(det.thresholds)
