@@ -15,7 +15,7 @@ def aligned(streams: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, n
     t_clock = streams[-1][0]
     idx = [np.searchsorted(t, t_clock + 1e-9, side="right") - 1 for t, _ in streams]
     ready = np.all([j >= 0 for j in idx], axis=0)
-    return t_clock[ready], np.stack([p[j[ready]] for (_, p), j in zip(streams, idx)])
+    return t_clock[ready], np.stack([p[j[ready]] for (_, p), j in zip(streams, idx, strict=True)])
 
 
 def combine(stack: np.ndarray, w: np.ndarray, how: str) -> np.ndarray:
