@@ -132,12 +132,21 @@ class Game:
             s.fresh_penalty = [0] * len(s.fresh_penalty)
             s.fresh_any = False
 
+    def pending_detail(self, kind: str | None = None) -> str:
+        """The detail a mistake about a pending draw cites: a Wild Draw Four's own clause where the ruleset has one
+        (CH-W4, OL-W4), else the Draw Two's (`wrong_draw.pending.w4` falls back to `wrong_draw.pending`)."""
+        return "pending.w4" if (kind or self.state.pending_kind) == "wild-draw4" else "pending"
+
     def warn(self, event: Event, text: str) -> None:
         self.state.warnings.append(f"line {event.line}: {text}")
 
     def flag(self, code: str, seat: int, event: Event, message: str, *, t: float | None = None,
-             line: int | None = None, detail: str | None = None, penalty: int | None = None) -> Flag:
-        """Raise a flag citing the ruleset's clause, and charge its penalty (capped per turn where the rules say)."""
+             line: int | None = None, detail: str | None = None, penalty: int | None = None,
+             turn_id: int | None = None) -> Flag:
+        """Raise a flag citing the ruleset's clause, and charge its penalty (capped per turn where the rules say).
+
+        `turn_id`: the turn the mistake was made in, where the flag is raised later (a colour not named is found
+        when the next turn begins, but belongs with the play's other mistakes: OL-PENALTY, one penalty a turn)."""
         s = self.state
         r = s.ruleset
         cards = r.penalty_for(code) if penalty is None else penalty
@@ -145,7 +154,7 @@ class Game:
         assert line is not None
         capped = False
         if cards and r.max_penalties_per_turn and code not in ("illegal_wild_draw4", "failed_challenge"):
-            if s.penalty_turn[seat] == s.turn_id:
+            if s.penalty_turn[seat] == (s.turn_id if turn_id is None else turn_id):
                 capped, cards = True, 0
         if capped:
             message += " (no penalty: already penalised this turn)"
@@ -157,6 +166,8 @@ class Game:
         s.flag_index[flag_id] = f
         if cards:
             self.charge(seat, cards)
+            if turn_id is not None:
+                s.penalty_turn[seat] = turn_id
         return f
 
     def charge(self, seat: int, cards: int) -> None:
@@ -199,9 +210,11 @@ class Game:
     def close_windows(self, event: Event, seat: int | None) -> None:
         """Flag every UNO / colour window this event closes: by time, or because the next turn began."""
         s = self.state
+        # the next turn began: a card laid (even out of turn: the table goes on from it, as `resolve` does), or a
+        # draw by the seat whose turn it is (MA-UNO: "after the next player begins his turn"); another seat drawing
+        # out of turn starts nothing
         turn_start = isinstance(event, Play) or (
-            isinstance(event, Draw) and seat is not None and seat < s.n and s.owed[seat] == 0
-        )
+            isinstance(event, Draw) and seat is not None and seat == s.turn and s.owed[seat] == 0)
         if s.watches:
             keep: list[UnoWatch] = []
             for w in s.watches:
@@ -217,13 +230,14 @@ class Game:
                     keep.append(w)
             s.watches = keep
         if s.awaiting_color is not None:
-            who, line, deadline, detail = s.awaiting_color
+            who, line, deadline, detail, made_in = s.awaiting_color
             by_time = deadline is not None and event.t > deadline
             if by_time or turn_start:
                 s.awaiting_color = None
                 if s.color is None and s.ruleset.color_must_announce:
                     self.flag("no_color", who, event, f"{s.name(who)} laid a black card without naming a colour.",
-                              t=deadline if by_time and deadline is not None else event.t, line=line, detail=detail)
+                              t=deadline if by_time and deadline is not None else event.t, line=line, detail=detail,
+                              turn_id=made_in)
 
     def open_uno_watch(self, seat: int, event: Event, detail: str | None = None) -> None:
         s = self.state
@@ -395,7 +409,7 @@ class Game:
             s.pending, s.pending_kind = 0, None
             if rest != owed:
                 self.flag("wrong_draw", seat, ev, f"{s.name(seat)} drew {rest} card(s) but had to draw {owed}.",
-                          detail="pending")
+                          detail=self.pending_detail(kind))
             if kind == "wild-draw4" or s.ruleset.d2_costs_turn:
                 self.set_turn(self.next_seat(seat), ev.t)
             else:
@@ -421,7 +435,8 @@ class Game:
             return
         if s.pending:
             self.flag("wrong_draw", seat, ev,
-                      f"{s.name(seat)} passed without drawing the {s.pending} card(s) owed.", detail="pending")
+                      f"{s.name(seat)} passed without drawing the {s.pending} card(s) owed.",
+                      detail=self.pending_detail())
             s.counts[seat] += s.pending
             s.owed[seat] += s.pending
             s.pending, s.pending_kind = 0, None
@@ -458,8 +473,12 @@ class Game:
             s.color = ev.color
             s.awaiting_color = None
             return
-        if s.top is not None and s.top.is_wild and s.color is None:
-            s.color = ev.color  # e.g. a turned Wild whose colour the first player names (MA-START)
+        if s.awaiting_color is not None:  # the colour is the layer's to name (OL-WILD: "before releasing")
+            self.warn(ev, f"{s.name(ev.seat)} named {ev.color}, but {s.name(s.awaiting_color[0])} laid the black "
+                          f"card and names its colour; ignored")
+            return
+        if s.top is not None and s.top.is_wild and s.color is None and (ev.seat is None or ev.seat == s.turn):
+            s.color = ev.color  # e.g. a turned Wild whose colour the first player names (MA-START), no one else
             return
         s.last_color_call = (ev.t, ev.seat, ev.color or "")
 

@@ -77,7 +77,10 @@ def check_play(g: Game, ev: Play, seat: int, is_turn: bool) -> None:
                 why = f"no jump-in on {top.code}"  # type: ignore[union-attr]
             g.flag("illegal_jump_in", seat, ev, f"{who} jumped in with {laid} on {top.code}: {why}.")  # type: ignore[union-attr]
         else:
-            g.flag("out_of_turn", seat, ev, f"{who} laid {laid} when it was {s.name(s.turn)}'s turn.")
+            # the first play of a hand whose action starter chose who begins cites the starter's clause (MA-START)
+            starter = s.plays_this_hand == 0 and top is not None and top.is_action
+            g.flag("out_of_turn", seat, ev, f"{who} laid {laid} when it was {s.name(s.turn)}'s turn.",
+                   detail="starter" if starter else None)
         return
     if s.starter_bad:
         g.flag("bad_starter", seat, ev,
@@ -85,6 +88,8 @@ def check_play(g: Game, ev: Play, seat: int, is_turn: bool) -> None:
         return
     if s.pending:
         if _stack_ok(g, cards):
+            if len(cards) > 1 and not _multi_ok(g, cards)[0]:  # a stack of several is still a multi-play
+                g.flag("too_many_cards", seat, ev, f"{who} laid {laid} together, which the rules don't allow.")
             return
         if cards[0].is_draw:
             detail = "w4" if "wild-draw4" in (cards[0].value, s.pending_kind) else None
@@ -93,7 +98,12 @@ def check_play(g: Game, ev: Play, seat: int, is_turn: bool) -> None:
                    detail=detail)
         else:
             g.flag("wrong_draw", seat, ev, f"{who} laid {laid} instead of drawing the {s.pending} card(s) owed.",
-                   detail="pending")
+                   detail=g.pending_detail())
+        return
+    if len(cards) > 1 and s.turn_drawn and not r.draw_until_playable:
+        # CH-DRAW / MA-DRAW / OL-MATCH: after drawing, only the drawn card may be laid; two came partly from the hand
+        g.flag("too_many_cards", seat, ev, f"{who} drew and then laid {laid}: only the drawn card may follow a draw.",
+               detail="after_draw")
         return
     if len(cards) > 1:
         ok, detail = _multi_ok(g, cards)
@@ -178,7 +188,7 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool) -> None:
         if color is None:
             deadline = ev.t + r.color_grace_s if r.uno_call_deadline == "release" else None
             assert ev.line is not None
-            s.awaiting_color = (seat, ev.line, deadline, "w4" if last.value == "wild-draw4" else None)
+            s.awaiting_color = (seat, ev.line, deadline, "w4" if last.value == "wild-draw4" else None, s.turn_id)
     else:
         s.color = last.color
     s.last_color_call = None
@@ -190,6 +200,7 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool) -> None:
         s.last_uno_anon = -1e9
     elif s.counts[seat] - owed != 1:
         s.uno_called[seat] = False
+        s.last_uno_call[seat] = -1e9  # a call before a play that leaves two or more cards answered nothing
 
     skips = 0
     for c in cards:

@@ -90,9 +90,13 @@ class Ruleset:
     clauses: dict[str, str] = field(default_factory=dict)  # flag code or topic -> clause id cited
 
     def clause(self, code: str, detail: str | None = None) -> str:
-        """The clause id a flag of this kind cites under this ruleset (`code.detail` first, when given)."""
-        if detail is not None and f"{code}.{detail}" in self.clauses:
-            return self.clauses[f"{code}.{detail}"]
+        """The clause id a flag of this kind cites under this ruleset: `code.detail` first, when given, then the
+        detail's shorter prefixes (`wrong_draw.pending.w4`, `wrong_draw.pending`), then `code`, then the default."""
+        parts = detail.split(".") if detail else []
+        for k in range(len(parts), 0, -1):
+            key = ".".join([code, *parts[:k]])
+            if key in self.clauses:
+                return self.clauses[key]
         return self.clauses.get(code) or self.clauses.get("default", "")
 
     def penalty_for(self, code: str) -> int:

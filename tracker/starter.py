@@ -71,8 +71,8 @@ def apply_starter(g: Game, ev: Starter) -> None:
     nxt = g.next_seat(dealer, 1 + skips)
     if card.is_wild and s.color is None:
         assert ev.line is not None
-        s.awaiting_color = (dealer, ev.line, None, "starter")
-    if r.seven_zero and card.value in ("0", "7") and (card.value == "0" or ev.target is not None):
+        s.awaiting_color = (dealer, ev.line, None, "starter", s.turn_id)
+    if r.seven_zero and card.value in ("0", "7"):  # a turned 7 names its target as a played one (else no_target)
         from .plays import exchange
 
         exchange(g, Play(t=ev.t, line=ev.line, seat=dealer, cards=(card,), target=ev.target), dealer, card.value,

@@ -69,7 +69,8 @@ class GameState:
     last_uno_call: list[float] = field(default_factory=list)
     last_uno_anon: float = -1e9
     watches: list[UnoWatch] = field(default_factory=list)
-    awaiting_color: tuple[int, int, float | None, str | None] | None = None  # seat, line, deadline, detail
+    # seat, line, deadline, detail, turn_id of the play
+    awaiting_color: tuple[int, int, float | None, str | None, int] | None = None
     last_color_call: tuple[float, int | None, str] | None = None
     w4: W4Play | None = None
     skip_next: list[bool] = field(default_factory=list)
