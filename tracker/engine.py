@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .calls import close_windows, hear_color, hear_uno
 from .cards import Card, hand_points
 from .events import (
     Challenge,
@@ -40,7 +41,7 @@ from .events import (
 from .flags import Flag
 from .plays import apply_play
 from .ruleset import Ruleset, RulesetError, load_ruleset
-from .state import GameState, UnoWatch
+from .state import GameState
 
 DECK_SIZE = 108
 
@@ -96,7 +97,7 @@ class Game:
         if (s.watches or s.awaiting_color is not None or timer) and s.players:
             self._pre = True
             if s.watches or s.awaiting_color is not None:
-                self.close_windows(event, self.resolve_seat(event))
+                close_windows(self, event, self.resolve_seat(event))
             if timer:
                 self.check_timer(event)
             self._pre = False
@@ -205,52 +206,6 @@ class Game:
         if isinstance(event, ColorCall):
             return s.awaiting_color[0] if s.awaiting_color else s.turn
         return s.turn
-
-    # ------------------------------------------------------------------ UNO and colour windows
-    def close_windows(self, event: Event, seat: int | None) -> None:
-        """Flag every UNO / colour window this event closes: by time, or because the next turn began."""
-        s = self.state
-        # the next turn began: a card laid (even out of turn: the table goes on from it, as `resolve` does), or a
-        # draw by the seat whose turn it is (MA-UNO: "after the next player begins his turn"); another seat drawing
-        # out of turn starts nothing
-        turn_start = isinstance(event, Play) or (
-            isinstance(event, Draw) and seat is not None and seat == s.turn and s.owed[seat] == 0)
-        if s.watches:
-            keep: list[UnoWatch] = []
-            for w in s.watches:
-                by_time = w.deadline is not None and event.t > w.deadline
-                by_turn = turn_start  # the next turn began (the seat's own, after a Skip at a two-seat table)
-                if (by_time or by_turn) and not s.uno_called[w.seat]:
-                    when = w.deadline if by_time and w.deadline is not None else event.t
-                    what = ("received a single card in a 0/7 exchange" if w.detail == "receive"
-                            else "came down to one card")
-                    self.flag("missed_uno", w.seat, event, f"{s.name(w.seat)} {what} and did not call UNO in time.",
-                              t=when, line=w.line, detail=w.detail)
-                elif not (by_time or by_turn):
-                    keep.append(w)
-            s.watches = keep
-        if s.awaiting_color is not None:
-            who, line, deadline, detail, made_in = s.awaiting_color
-            by_time = deadline is not None and event.t > deadline
-            if by_time or turn_start:
-                s.awaiting_color = None
-                if s.color is None and s.ruleset.color_must_announce:
-                    self.flag("no_color", who, event, f"{s.name(who)} laid a black card without naming a colour.",
-                              t=deadline if by_time and deadline is not None else event.t, line=line, detail=detail,
-                              turn_id=made_in)
-
-    def open_uno_watch(self, seat: int, event: Event, detail: str | None = None) -> None:
-        s = self.state
-        r = s.ruleset
-        last = max(s.last_uno_call[seat], s.last_uno_anon)
-        if detail is None and event.t - last <= r.uno_call_lead_s:
-            s.uno_called[seat] = True
-            s.last_uno_call[seat] = s.last_uno_anon = -1e9  # a call answers one play only
-            return
-        s.uno_called[seat] = False
-        deadline = event.t + r.uno_call_grace_s if (r.uno_call_deadline == "release" and detail is None) else None
-        assert event.line is not None
-        s.watches.append(UnoWatch(seat, event.t, event.line, deadline, detail))
 
     # ------------------------------------------------------------------ FA-TIMER
     def check_timer(self, event: Event) -> None:
@@ -445,42 +400,10 @@ class Game:
         self.set_turn(self.next_seat(seat), ev.t)
 
     def on_uno(self, ev: Uno) -> None:
-        s = self.state
-        if not s.players:
-            return
-        seat = self.resolve_seat(ev)
-        if seat is None:
-            s.last_uno_anon = ev.t
-            return
-        if seat >= s.n:
-            return
-        for w in s.watches:
-            if w.seat == seat:
-                s.watches = [x for x in s.watches if x is not w]
-                s.uno_called[seat] = True
-                return
-        held = max(0, s.counts[seat] - s.owed[seat])
-        if held >= 3 and ev.seat is not None and s.phase == "playing" and s.ruleset.early_uno_penalty:
-            self.flag("early_uno", seat, ev, f"{s.name(seat)} called UNO holding {held} cards.")
-            return
-        if held == 1:
-            s.uno_called[seat] = True
-        s.last_uno_call[seat] = ev.t
+        hear_uno(self, ev)
 
     def on_color(self, ev: ColorCall) -> None:
-        s = self.state
-        if s.awaiting_color is not None and (ev.seat is None or ev.seat == s.awaiting_color[0]):
-            s.color = ev.color
-            s.awaiting_color = None
-            return
-        if s.awaiting_color is not None:  # the colour is the layer's to name (OL-WILD: "before releasing")
-            self.warn(ev, f"{s.name(ev.seat)} named {ev.color}, but {s.name(s.awaiting_color[0])} laid the black "
-                          f"card and names its colour; ignored")
-            return
-        if s.top is not None and s.top.is_wild and s.color is None and (ev.seat is None or ev.seat == s.turn):
-            s.color = ev.color  # e.g. a turned Wild whose colour the first player names (MA-START), no one else
-            return
-        s.last_color_call = (ev.t, ev.seat, ev.color or "")
+        hear_color(self, ev)
 
     def on_challenge(self, ev: Challenge) -> None:
         s = self.state

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .calls import open_uno_watch
 from .cards import Card
 from .events import Play, Starter
 
@@ -196,7 +197,7 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool) -> None:
     s.w4 = None
     owed = s.owed[seat]  # penalty cards not drawn yet are not in the hand
     if s.counts[seat] - owed == 1 and before - owed > 1:
-        g.open_uno_watch(seat, ev)
+        open_uno_watch(g, seat, ev)
         s.last_uno_anon = -1e9
     elif s.counts[seat] - owed != 1:
         s.uno_called[seat] = False
@@ -270,7 +271,7 @@ def exchange(g: Game, ev: Play, seat: int, value: str, target: int | None) -> No
     for i in changed:
         s.uno_called[i] = False
         if new[i] - s.owed[i] == 1 and i != seat:
-            g.open_uno_watch(i, ev, detail="receive")
+            open_uno_watch(g, i, ev, detail="receive")
 
 
 def end_hand(g: Game, ev: Play, winner: int) -> None:

@@ -1,0 +1,106 @@
+"""UNO calls and colour calls: the windows in which a seat must call, and what a heard call answers (CH-UNO, FA-UNO,
+MA-UNO, OL-UNO, OL-70-UNO, FA-EARLY; the colour of a black card: FA-ACTION, OL-WILD, OL-W4, OL-START).
+
+Why a module of its own: the calls come from the microphone, not the camera, and arrive a little before or after the
+play they belong to; how long each may lead or trail its play is the one thing here the senses' timing decides.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .events import ColorCall, Draw, Event, Play, Uno
+from .state import UnoWatch
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+
+def close_windows(g: Game, event: Event, seat: int | None) -> None:
+    """Flag every UNO / colour window this event closes: by time, or because the next turn began."""
+    s = g.state
+    # the next turn began: a card laid (even out of turn: the table goes on from it, as `resolve` does), or a
+    # draw by the seat whose turn it is (MA-UNO: "after the next player begins his turn"); another seat drawing
+    # out of turn starts nothing
+    turn_start = isinstance(event, Play) or (
+        isinstance(event, Draw) and seat is not None and seat == s.turn and s.owed[seat] == 0)
+    if s.watches:
+        keep: list[UnoWatch] = []
+        for w in s.watches:
+            by_time = w.deadline is not None and event.t > w.deadline
+            by_turn = turn_start  # the next turn began (the seat's own, after a Skip at a two-seat table)
+            if (by_time or by_turn) and not s.uno_called[w.seat]:
+                when = w.deadline if by_time and w.deadline is not None else event.t
+                what = ("received a single card in a 0/7 exchange" if w.detail == "receive"
+                        else "came down to one card")
+                g.flag("missed_uno", w.seat, event, f"{s.name(w.seat)} {what} and did not call UNO in time.",
+                       t=when, line=w.line, detail=w.detail)
+            elif not (by_time or by_turn):
+                keep.append(w)
+        s.watches = keep
+    if s.awaiting_color is not None:
+        who, line, deadline, detail, made_in = s.awaiting_color
+        by_time = deadline is not None and event.t > deadline
+        if by_time or turn_start:
+            s.awaiting_color = None
+            if s.color is None and s.ruleset.color_must_announce:
+                g.flag("no_color", who, event, f"{s.name(who)} laid a black card without naming a colour.",
+                       t=deadline if by_time and deadline is not None else event.t, line=line, detail=detail,
+                       turn_id=made_in)
+
+
+def open_uno_watch(g: Game, seat: int, event: Event, detail: str | None = None) -> None:
+    """A seat came down to one card: a call just before counts (CH-UNO, MA-UNO...), else its window opens."""
+    s = g.state
+    r = s.ruleset
+    last = max(s.last_uno_call[seat], s.last_uno_anon)
+    if detail is None and event.t - last <= r.uno_call_lead_s:
+        s.uno_called[seat] = True
+        s.last_uno_call[seat] = s.last_uno_anon = -1e9  # a call answers one play only
+        return
+    s.uno_called[seat] = False
+    deadline = event.t + r.uno_call_grace_s if (r.uno_call_deadline == "release" and detail is None) else None
+    assert event.line is not None
+    s.watches.append(UnoWatch(seat, event.t, event.line, deadline, detail))
+
+
+def hear_uno(g: Game, ev: Uno) -> None:
+    """An UNO heard: it closes the seat's open window, is early (FA-EARLY), or waits for the play it precedes."""
+    s = g.state
+    if not s.players:
+        return
+    seat = g.resolve_seat(ev)
+    if seat is None:
+        s.last_uno_anon = ev.t
+        return
+    if seat >= s.n:
+        return
+    for w in s.watches:
+        if w.seat == seat:
+            s.watches = [x for x in s.watches if x is not w]
+            s.uno_called[seat] = True
+            return
+    held = max(0, s.counts[seat] - s.owed[seat])
+    if held >= 3 and ev.seat is not None and s.phase == "playing" and s.ruleset.early_uno_penalty:
+        g.flag("early_uno", seat, ev, f"{s.name(seat)} called UNO holding {held} cards.")
+        return
+    if held == 1:
+        s.uno_called[seat] = True
+    s.last_uno_call[seat] = ev.t
+
+
+def hear_color(g: Game, ev: ColorCall) -> None:
+    """A colour named: by the seat that laid the black card, or kept for the play it precedes."""
+    s = g.state
+    if s.awaiting_color is not None and (ev.seat is None or ev.seat == s.awaiting_color[0]):
+        s.color = ev.color
+        s.awaiting_color = None
+        return
+    if s.awaiting_color is not None:  # the colour is the layer's to name (OL-WILD: "before releasing")
+        g.warn(ev, f"{s.name(ev.seat)} named {ev.color}, but {s.name(s.awaiting_color[0])} laid the black "
+                   f"card and names its colour; ignored")
+        return
+    if s.top is not None and s.top.is_wild and s.color is None and (ev.seat is None or ev.seat == s.turn):
+        s.color = ev.color  # e.g. a turned Wild whose colour the first player names (MA-START), no one else
+        return
+    s.last_color_call = (ev.t, ev.seat, ev.color or "")
