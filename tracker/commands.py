@@ -37,6 +37,8 @@ def _replay(args: argparse.Namespace) -> int:
 
     try:
         events = read_log(args.log)
+        if not events:
+            raise LogError(None, "no events: an empty log (a log begins with match_start)")
         result = replay(events, args.ruleset, base_dir=Path(args.log).resolve().parent)
     except FileNotFoundError:
         print(f"unotable replay: no such log file: {args.log}", file=sys.stderr)
@@ -47,6 +49,10 @@ def _replay(args: argparse.Namespace) -> int:
     except (LogError, RulesetError) as exc:
         print(f"unotable replay: {args.log}: {exc}", file=sys.stderr)
         return 2
+    # what the engine had to ignore or guess (a ruling on a flag that doesn't exist, a hand left unscored): standard
+    # error, so that standard output stays the flags of EVENTS.md
+    for w in result.state.warnings + _unfinished(result):
+        print(f"unotable replay: {args.log}: warning: {w}", file=sys.stderr)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     elif args.pretty:
@@ -57,6 +63,15 @@ def _replay(args: argparse.Namespace) -> int:
         for f in result.flags:
             print(json.dumps(f.to_dict(), ensure_ascii=False))
     return 0
+
+
+def _unfinished(result: Any) -> list[str]:
+    """A note for a log that ends with a hand won but not scored: its reveals never came."""
+    s = result.state
+    if s.hand_winner is None or s.hand_scored or s.match_decided:
+        return []
+    missing = [i for i in range(s.n) if i != s.hand_winner and i not in s.reveals]
+    return [f"the log ends before hand {s.hand} was scored: no reveal from seats {missing}"]
 
 
 def _simulate(args: argparse.Namespace) -> int:

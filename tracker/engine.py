@@ -91,6 +91,9 @@ class Game:
         handler = _HANDLERS.get(type(event))
         if handler is None:
             return s
+        if not s.players and not isinstance(event, MatchStart | HandStart):
+            self.warn(event, f"a {event.type} event before match_start; ignored")
+            return s
         if self._pre_charges:
             self._pre_charges = {}
         timer = s.ruleset.turn_timer_s and s.phase == "playing"
@@ -159,6 +162,8 @@ class Game:
                 capped, cards = True, 0
         if capped:
             message += " (no penalty: already penalised this turn)"
+        if isinstance(event, Play) and event.seat is None and line == event.line:
+            message += " (No sense saw who laid it: the seat is the one whose turn it was.)"
         flag_id = f"{line}-{code}-{seat}"
         if flag_id in s.flag_index:
             return s.flag_index[flag_id]
@@ -529,6 +534,10 @@ def replay(events: Iterable[Event], ruleset: str | Ruleset | None = None,
     game = Game(ruleset, base_dir)
     for ev in apply_corrections(evs):
         game.apply(ev)
+    lines = {ev.line for ev in evs}
+    for c in evs:
+        if isinstance(c, Correction) and c.target_line not in lines:
+            game.warn(c, f"a correction of line {c.target_line}, which holds no event (a blank line?); ignored")
     return game.result()
 
 

@@ -30,7 +30,7 @@ class Flag:
             "id": self.id, "t": round(self.t, 3), "code": self.code, "seat": self.seat, "rule": self.rule,
             "message": self.message, "line": self.line, "status": self.status,
         }
-        if self.penalty:
+        if self.penalty and self.status != "dismissed":  # a dismissed flag's penalty was taken back (EVENTS.md)
             out["penalty"] = {"seat": self.seat, "cards": self.penalty}
         if self.ruled_at is not None:
             out["ruled_at"] = self.ruled_at

@@ -98,13 +98,22 @@ def parse_event(obj: Any, line: int | None = None) -> Event:
     if not isinstance(obj, dict):
         raise LogError(line, f"an event must be a JSON object, got {type(obj).__name__}")
     kind = obj.get("type")
+    if not isinstance(kind, str) and kind is not None:
+        raise LogError(line, f"'type' must be text, one of {', '.join(EVENT_TYPES)}; got {kind!r}")
     if kind not in EVENT_TYPES:
         if kind is None:
             raise LogError(line, "event has no 'type'")
         raise LogError(line, f"unknown event type {kind!r}: expected one of {', '.join(EVENT_TYPES)}")
     t = obj.get("t")
-    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
-        raise LogError(line, f"'t' must be a number of seconds >= 0, got {t!r}")
+    if "t" not in obj:
+        raise LogError(line, "'t' must be a number of seconds >= 0 (since the match started); the event has none")
+    try:
+        good_t = not isinstance(t, bool) and isinstance(t, int | float) and math.isfinite(t) and t >= 0
+    except OverflowError:  # an integer too large for a float
+        good_t = False
+    if not good_t or not isinstance(t, int | float):
+        shown = repr(t) if len(repr(t)) <= 40 else repr(t)[:37] + "..."
+        raise LogError(line, f"'t' must be a number of seconds >= 0, got {shown}")
     source = obj.get("source", "manual")
     if source not in SOURCES:
         raise LogError(line, f"unknown source {source!r}: expected one of {', '.join(SOURCES)}")
@@ -258,6 +267,29 @@ _KNOWN: dict[str, frozenset[str]] = {
 }
 
 
+def _seats_of(event: Event) -> list[tuple[str, int]]:
+    """The seat numbers an event names, with their field names."""
+    out = []
+    keys = ("seat", "target") if isinstance(event, Play | Starter) else ("seat", "dealer")  # match_start's target is points
+    for key in keys:
+        v = getattr(event, key, None)
+        if isinstance(v, int) and not isinstance(v, bool):
+            out.append((key, v))
+    if isinstance(event, Correction) and event.event is not None:
+        out += [(f"event.{k}", v) for k, v in _seats_of(event.event)]
+    return out
+
+
+def check_seats(event: Event, players: int | None) -> None:
+    """Refuse a seat that the match's `players` list does not have (the engine would have to guess whose it is)."""
+    if players is None:
+        return
+    for key, seat in _seats_of(event):
+        if seat >= players:
+            raise LogError(event.line, f"{key!r} is seat {seat}, but the match has {players} players "
+                                       f"(seats 0-{players - 1})")
+
+
 def parse_line(text: str, line: int) -> Event:
     """Decode and parse one JSON Lines line."""
     try:
@@ -272,6 +304,7 @@ def parse_line(text: str, line: int) -> Event:
 def iter_log(lines: Iterable[str | bytes], *, check_order: bool = True) -> Iterator[Event]:
     """Parse lines one by one; blank lines are skipped but still counted, so line numbers match an editor's."""
     last_t = 0.0
+    players: int | None = None
     for number, raw in enumerate(lines, start=1):
         if isinstance(raw, bytes):
             try:
@@ -283,6 +316,9 @@ def iter_log(lines: Iterable[str | bytes], *, check_order: bool = True) -> Itera
         event = parse_line(raw, number)
         if check_order and event.t < last_t:
             raise LogError(number, f"time goes backwards: t={event.t:g} after t={last_t:g}")
+        if isinstance(event, MatchStart):
+            players = len(event.players)
+        check_seats(event, players)
         last_t = event.t
         yield event
 
@@ -301,6 +337,7 @@ def read_log_lenient(path: str | os.PathLike[str]) -> tuple[list[Event], list[Lo
     events: list[Event] = []
     errors: list[LogError] = []
     last_t = 0.0
+    players: int | None = None
     with open(path, "rb") as fh:
         for number, raw in enumerate(fh, start=1):
             try:
@@ -310,6 +347,9 @@ def read_log_lenient(path: str | os.PathLike[str]) -> tuple[list[Event], list[Lo
                 event = parse_line(text, number)
                 if event.t < last_t:
                     raise LogError(number, f"time goes backwards: t={event.t:g} after t={last_t:g}")
+                if isinstance(event, MatchStart):
+                    players = len(event.players)
+                check_seats(event, players)
             except UnicodeDecodeError:
                 errors.append(LogError(number, "not valid UTF-8"))
                 continue

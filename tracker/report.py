@@ -6,8 +6,22 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from .engine import Replay
-from .events import Challenge, ColorCall, Draw, Event, HandStart, MatchStart, Pass, Play, Reveal, Starter, Uno
+from .engine import Replay, apply_corrections
+from .events import (
+    Challenge,
+    ColorCall,
+    Correction,
+    Draw,
+    Event,
+    HandStart,
+    MatchStart,
+    Pass,
+    Play,
+    Reveal,
+    Ruling,
+    Starter,
+    Uno,
+)
 from .flags import Flag
 
 
@@ -42,23 +56,42 @@ def _line(ev: Event, players: list[str]) -> str:
         return f"{_seat(players, ev.seat)} challenges the Wild Draw Four"
     if isinstance(ev, Reveal):
         return f"{_seat(players, ev.seat)} shows {', '.join(c.code for c in ev.cards) or 'no cards'}"
+    if isinstance(ev, Ruling):
+        return f"referee {'upholds' if ev.decision == 'upheld' else 'dismisses'} flag {ev.flag}" + (
+            f": {ev.note}" if ev.note else "")
+    if isinstance(ev, Correction):
+        return f"referee {'strikes' if ev.event is None else 'corrects'} line {ev.target_line}"
     return ev.type
 
 
 def render_game(events: Sequence[Event], result: Replay) -> str:
+    """The game as the referee's corrections left it (what `replay` scored): a corrected line is shown as
+    corrected, a struck one as struck, so the text and the flags tell the same story."""
     state = result.state
     players = state.players
     by_line: dict[int, list[Flag]] = defaultdict(list)
     for f in result.flags:
         by_line[f.line].append(f)
+    fixed = {ev.line: ev for ev in apply_corrections(events)}
+    corrected = {ev.target_line for ev in events if isinstance(ev, Correction)}
     out: list[str] = []
-    for ev in events:
-        out.append(f"{ev.t:8.1f}s  {_line(ev, players)}")
+    for raw in events:
+        ev = fixed.get(raw.line)
+        if ev is None:
+            out.append(f"{raw.t:8.1f}s  (line {raw.line} struck by the referee)")
+            continue
+        mark = "  (corrected by the referee)" if raw.line in corrected else ""
+        out.append(f"{ev.t:8.1f}s  {_line(ev, players)}{mark}")
         for f in by_line.get(ev.line or -1, []):
-            pen = f", penalty {f.penalty} card(s)" if f.penalty else ""
+            if f.penalty and f.status == "dismissed":
+                pen = f" Penalty of {f.penalty} card(s) taken back."
+            else:
+                pen = f" Penalty: {f.penalty} card(s)." if f.penalty else ""
             out.append(f"{'':10}  ! {f.code} [{f.rule}] {f.message}{pen} ({f.status})")
     out.append("")
     out.append(f"flags: {len(result.flags)}")
+    for w in state.warnings:
+        out.append(f"warning: {w}")
     out.append(score_sheet(result.scores, players))
     return "\n".join(out)
 

@@ -14,9 +14,15 @@ if TYPE_CHECKING:
 def score_hand(g: Game, ev: Event, *, final: bool) -> None:
     """Score the hand once every losing seat has revealed (or, with `final`, with what was revealed)."""
     s = g.state
+    if s.match_decided and not s.hand_scored:
+        if s.hand_winner is not None or final:
+            g.warn(ev, f"hand {s.hand} was played after the match was won; its flags stand, its points don't count")
+            s.hand_scored = True
+        return
     if s.hand_scored or s.hand_winner is None:
         if final and not s.hand_scored:
-            g.warn(ev, f"hand {s.hand} ended with nobody out; not scored")
+            g.warn(ev, f"hand {s.hand} ended with nobody out; it scores nothing")
+            s.hand_scores.append([0] * s.n)  # one row a hand, so that hands[i] is hand i + 1
             s.hand_scored = True
         return
     winner = s.hand_winner
@@ -44,3 +50,4 @@ def score_hand(g: Game, ev: Event, *, final: bool) -> None:
         else:
             s.match_winner = max(range(s.n), key=lambda i: s.totals[i])
         s.phase = "match_over"
+        s.match_decided = True

@@ -85,6 +85,7 @@ class GameState:
     hand_scores: list[list[int]] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     match_winner: int | None = None
+    match_decided: bool = False  # a seat reached the target: later hands are replayed and flagged, never scored
     flags: list[Flag] = field(default_factory=list)
     flag_index: dict[str, Flag] = field(default_factory=dict)
     inferred_lines: list[int] = field(default_factory=list)

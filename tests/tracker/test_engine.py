@@ -78,3 +78,22 @@ def test_the_ruleset_argument_overrides_the_log() -> None:
     events = script("mattel", "H3; T red-5; P0 red-7; P2 red-7")
     assert [f.code for f in replay(events).flags] == ["illegal_jump_in"]
     assert replay(events, "chempiunat").flags == []
+
+
+def test_a_flag_on_an_unattributed_play_says_the_seat_was_inferred() -> None:
+    r = replay(script("olympic", "H3; T red-5; P0 red-8; P? blue-9"))
+    assert [(f.code, f.seat) for f in r.flags] == [("illegal_card", 1)]
+    assert "No sense saw who laid it" in r.flags[0].message
+
+
+def test_events_before_match_start_and_corrections_of_blank_lines_are_warnings() -> None:
+    from tracker.log import parse_event
+
+    early = parse_event({"t": 0, "type": "uno", "seat": 0}, 1)
+    events = [early, *script("mattel", "H3; T red-5; P0 red-7")]
+    for i, ev in enumerate(events, start=1):
+        object.__setattr__(ev, "line", i)
+    events.append(parse_event({"t": 9, "type": "correction", "line": 99 - 90, "event": None}, 12))
+    r = replay(events)
+    assert any("uno event before match_start" in w for w in r.state.warnings)
+    assert any("correction of line 9, which holds no event" in w for w in r.state.warnings)
