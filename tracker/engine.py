@@ -261,6 +261,7 @@ class Game:
                 f"line {ev.line}: {ruleset.name} seats {ruleset.players_min}-{ruleset.players_max} players, "
                 f"this match has {n}"
             )
+        s.warnings = list(self.state.warnings)  # what was ignored before this match started stays reported
         self.state = s
 
     def on_hand_start(self, ev: HandStart) -> None:
