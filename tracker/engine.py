@@ -16,6 +16,7 @@ Conventions a referee can rely on:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -519,6 +520,13 @@ def apply_corrections(events: Sequence[Event]) -> list[Event]:
         if line in replaced:
             fixed_event = replaced[line]
             if fixed_event is not None:
+                # the corrected event happens when the original did, unless the referee moved it within its
+                # neighbours: a correction written later must not make time run backwards (a turn timer would fire)
+                lo = out[-1].t if out else 0.0
+                hi = events[i].t if i < len(events) else float("inf")
+                if not lo <= fixed_event.t <= hi:
+                    fixed_event = dataclasses.replace(fixed_event, t=ev.t)
+                    object.__setattr__(fixed_event, "line", line)
                 out.append(fixed_event)
             continue
         out.append(ev)

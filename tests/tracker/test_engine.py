@@ -97,3 +97,10 @@ def test_events_before_match_start_and_corrections_of_blank_lines_are_warnings()
     r = replay(events)
     assert any("uno event before match_start" in w for w in r.state.warnings)
     assert any("correction of line 9, which holds no event" in w for w in r.state.warnings)
+
+
+def test_a_correction_written_later_keeps_the_event_at_its_own_moment() -> None:
+    # the referee fixes seat 0's card half a minute later: no turn timer may fire on seat 0 for it (FA-TIMER)
+    r = replay(script("falsonal", "H3; T red-5; P0 red-7; P1 red-9; P2 red-3; +30; !fix 4 P0 red-8"))
+    assert [(f.code, f.seat) for f in r.flags] == [("turn_timeout", 3)]  # seat 3 really waited 30 s
+    assert r.state.to_dict()["counts"][0] == 6
