@@ -290,12 +290,23 @@ def check_seats(event: Event, players: int | None) -> None:
                                        f"(seats 0-{players - 1})")
 
 
+class _NotJson(ValueError):
+    pass
+
+
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity are Python's, not JSON's: a log carrying them can't be read by other tools."""
+    raise _NotJson(f"{name} is not a JSON number")
+
+
 def parse_line(text: str, line: int) -> Event:
     """Decode and parse one JSON Lines line."""
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise LogError(line, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except _NotJson as exc:
+        raise LogError(line, f"not valid JSON ({exc})") from None
     except (UnicodeDecodeError, RecursionError) as exc:
         raise LogError(line, f"not valid JSON ({type(exc).__name__})") from None
     return parse_event(obj, line)

@@ -79,6 +79,10 @@ def post_events(table: str) -> Response:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         detail = f"{exc.msg} (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
         return error(f"bad JSON: {detail}", 400)
+    except RecursionError:
+        return error("bad JSON: nested too deeply", 400)
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        return error(f"bad JSON: {exc}", 400)
     single = isinstance(body, dict)
     if not single and not isinstance(body, list):
         return error("post one event (a JSON object) or a list of events", 400)

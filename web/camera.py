@@ -7,6 +7,7 @@ memory. Browsers show `multipart/x-mixed-replace` in a plain <img>, so the live 
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,8 @@ def parse_overlay(raw: str | None) -> dict[str, Any]:
         obj = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise FrameError(f"overlay is not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except (RecursionError, ValueError):
+        raise FrameError("overlay is not valid JSON (nested too deeply, or a number too long)") from None
     if not isinstance(obj, dict):
         raise FrameError("overlay must be a JSON object with 'zones' and/or 'detections'")
     zones, dets = obj.get("zones", []), obj.get("detections", [])
@@ -52,13 +55,23 @@ def parse_overlay(raw: str | None) -> dict[str, Any]:
             raise FrameError("each zone needs 'points': at least three [x, y] pixel pairs")
     for d in dets:
         box = d.get("box") if isinstance(d, dict) else None
-        if not isinstance(box, list) or len(box) != 4 or not all(isinstance(v, int | float) for v in box):
-            raise FrameError("each detection needs 'box': [x1, y1, x2, y2] in pixels")
+        if not isinstance(box, list) or len(box) != 4 or not all(_is_px(v) for v in box):
+            raise FrameError(f"each detection needs 'box': [x1, y1, x2, y2] in pixels (0 to {MAX_PX})")
+        conf = d.get("confidence")
+        if conf is not None and (isinstance(conf, bool) or not isinstance(conf, int | float) or not 0 <= conf <= 1):
+            raise FrameError(f"a detection's 'confidence' must be a number from 0 to 1, got {conf!r}")
     return {"zones": zones, "detections": dets}
 
 
+MAX_PX = 100_000  # pixels: far beyond any camera, well inside what OpenCV draws
+
+
+def _is_px(v: Any) -> bool:
+    return not isinstance(v, bool) and isinstance(v, int | float) and math.isfinite(v) and -MAX_PX <= v <= MAX_PX
+
+
 def _is_xy(p: Any) -> bool:
-    return isinstance(p, list) and len(p) == 2 and all(isinstance(v, int | float) for v in p)
+    return isinstance(p, list) and len(p) == 2 and all(_is_px(v) for v in p)
 
 
 def annotate(jpeg: bytes, overlay: dict[str, Any]) -> bytes:

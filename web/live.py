@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tracker.engine import Game, apply_corrections, replay
-from tracker.log import LogError, event_to_dict, parse_event
+from tracker.log import LogError, check_seats, event_to_dict, parse_event
+from tracker.ruleset import RULESET_NAMES, RulesetError
 
 from .hub import Hub, Message
 from .store import Store, TableInfo
@@ -183,13 +184,21 @@ class LiveTables:
             many = len(objs) > 1
             parsed = []
             last_t = tl.last_t
+            players = self._players(tl)
+            seqs: set[tuple[str, int]] = set()
             for i, obj in enumerate(objs):
                 where = f"event {i + 1} of {len(objs)}" if many else "event"
                 line = tl.seq + i + 1
+                self._check_rig_seq(obj, seqs, where)
                 try:
                     ev = parse_event(obj, line)
+                    _check_text(obj)
+                    if ev.type == "match_start":
+                        players = len(ev.players)
+                    check_seats(ev, players)
                 except LogError as exc:
                     raise PostError(f"{where}: {exc.reason}") from None
+                self._check_ruleset(tl, ev, where)
                 if ev.type in REFEREE_TYPES and referee is None:
                     raise PostError(f"{where}: a table rig can't post {ev.type!r} events; only a referee can", 403)
                 if ev.t < last_t:
@@ -202,6 +211,37 @@ class LiveTables:
                 last_t = ev.t
                 parsed.append(ev)
             return self._commit(tl, parsed, ruling=None)
+
+    @staticmethod
+    def _players(tl: TableLive) -> int | None:
+        """Seats at the table's current match (None before its match_start)."""
+        n = len(tl.state.get("players") or [])
+        return n or None
+
+    @staticmethod
+    def _check_rig_seq(obj: Any, seen: set[tuple[str, int]], where: str) -> None:
+        """A rig's event numbers are whole numbers a rig can reach, once each in a batch."""
+        if not isinstance(obj, dict) or "rig_seq" not in obj:
+            return
+        rig, seq = obj.get("rig"), obj.get("rig_seq")
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 < seq <= MAX_RIG_SEQ:
+            raise PostError(f"{where}: 'rig_seq' must be a whole number from 1 to {MAX_RIG_SEQ}, got {seq!r}")
+        if isinstance(rig, str):
+            if (rig, seq) in seen:
+                raise PostError(f"{where}: rig {rig!r} numbered two events of this batch {seq}")
+            seen.add((rig, seq))
+
+    @staticmethod
+    def _check_ruleset(tl: TableLive, ev: Any, where: str) -> None:
+        """A dashboard plays the built-in rulesets and the table's own; it never opens a file a rig names."""
+        named = getattr(ev, "ruleset", None) if ev.type == "match_start" else None
+        if ev.type == "correction" and ev.event is not None and ev.event.type == "match_start":
+            named = ev.event.ruleset
+        if named is None or named in RULESET_NAMES or named == tl.info.ruleset:
+            return
+        raise PostError(f"{where}: ruleset {named!r} is not one this dashboard plays: use one of "
+                        f"{', '.join(RULESET_NAMES)}" + (f" or the table's own, {tl.info.ruleset!r}"
+                                                        if tl.info.ruleset not in RULESET_NAMES else ""))
 
     @staticmethod
     def _already_stored(tl: TableLive, obj: Any) -> bool:
@@ -234,6 +274,9 @@ class LiveTables:
             received = self.store.append_events(
                 tl.info.id, first, bodies, flags=flags if flags != old_flags else None, ruling=ruling
             )
+        except RulesetError as exc:  # the engine refused the log (e.g. a hand before any match_start)
+            self._load(tl)
+            raise PostError(str(exc)) from None
         except Exception:
             self._load(tl)  # the game may have taken events the store refused: start again from the store
             raise
@@ -310,9 +353,26 @@ class LiveTables:
 
     def _parse_referee(self, tl: TableLive, obj: dict[str, Any]) -> Any:
         try:
-            return parse_event(obj, tl.seq + 1)
+            ev = parse_event(obj, tl.seq + 1)
+            _check_text(obj)
+            check_seats(ev, self._players(tl))
         except LogError as exc:
             raise PostError(exc.reason) from None
+        self._check_ruleset(tl, ev, "correction")
+        return ev
+
+
+MAX_RIG_SEQ = 2**53  # a rig numbering ten events a second for thirty million years stays below it
+
+
+def _check_text(obj: Any) -> None:
+    """Refuse text that can't be written as UTF-8 (a lone surrogate): stored, it would break every live stream."""
+    try:
+        json.dumps(obj, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise LogError(None, "text that is not valid Unicode (a lone surrogate)") from None
+    except ValueError:
+        raise LogError(None, "a number that is not finite (NaN or Infinity) is not JSON") from None
 
 
 def _iso_now() -> str:

@@ -104,7 +104,7 @@ def rule() -> Any:
     except PostError as exc:
         abort(exc.status, description=str(exc))
     flash(f"Flag {flag_id} on {table} {decision} (log line {line}).", "ok")
-    return redirect(request.form.get("back") or url_for("referee.queue"))
+    return redirect(_local(request.form.get("back")) or url_for("referee.queue"))
 
 
 @bp.post("/correct")
@@ -125,6 +125,8 @@ def correct() -> Any:
             new_event = json.loads(raw)
         except json.JSONDecodeError as exc:
             abort(400, description=f"the corrected event is not valid JSON ({exc.msg} at column {exc.colno})")
+        except (RecursionError, ValueError):
+            abort(400, description="the corrected event is not valid JSON (nested too deeply, or a number too long)")
         if not isinstance(new_event, dict):
             abort(400, description="the corrected event must be a JSON object (or tick 'strike')")
     try:
@@ -132,7 +134,7 @@ def correct() -> Any:
     except PostError as exc:
         abort(exc.status, description=str(exc))
     flash(f"Line {line} on {table} {'struck' if new_event is None else 'corrected'} (log line {at}).", "ok")
-    return redirect(request.form.get("back") or url_for("referee.queue"))
+    return redirect(_local(request.form.get("back")) or url_for("referee.queue"))
 
 
 @bp.post("/tables/<table>/delay")
@@ -191,6 +193,8 @@ def audit_csv() -> Any:
 @referee_required
 def evidence(evidence_id: int) -> Any:
     svc = _svc()
+    if evidence_id > 2**63 - 1:  # beyond any row id the database can hold
+        abort(404, description=f"no evidence {evidence_id}")
     item = svc.store.evidence_item(evidence_id)
     if item is None:
         abort(404, description=f"no evidence {evidence_id}")
@@ -229,3 +233,10 @@ def clip(table: str) -> Any:
                 continue
 
     return Response(gen(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}", direct_passthrough=True)
+
+
+def _local(back: str | None) -> str | None:
+    """Where to go after a decision: only a path on this dashboard, never another site (an open redirect)."""
+    if not back or not back.startswith("/") or back.startswith("//") or "\\" in back:
+        return None
+    return back

@@ -46,6 +46,18 @@ BAD = [
     (json.dumps([{"t": 5, "type": "pass", "seat": 1}, {"t": 4, "type": "pass", "seat": 2}]).encode(),
      "event 2 of 2: out of order"),
     (b"[]", "no events"),
+    # stop 61's audit: what used to be stored (or answered 500) and must be refused, naming the problem
+    (json.dumps({"t": 3, "type": "play", "seat": 5, "cards": ["red-7"]}).encode(), "the match has 3 players"),
+    (json.dumps({"t": 3, "type": "match_start", "ruleset": "/etc/passwd", "players": ["A", "B"]}).encode(),
+     "not one this dashboard plays"),
+    (b'{"t": 3, "type": "pass", "seat": 1, "who": "\\ud800"}', "not valid Unicode"),
+    (b'{"t": 3, "type": "pass", "seat": 1, "x": NaN}', "not finite"),
+    (b'{"t": 3, "type": "pass", "seat": 1, "x": 1e999}', "not finite"),
+    (b"[" * 100000 + b"]" * 100000, "nested too deeply"),
+    (b'{"t": 3, "type": "pass", "seat": 1, "x": ' + b"9" * 5000 + b"}", "bad JSON"),
+    (json.dumps([{"t": 3, "type": "pass", "seat": 1, "rig": "cam", "rig_seq": 4},
+                 {"t": 4, "type": "pass", "seat": 2, "rig": "cam", "rig_seq": 4}]).encode(), "numbered two events"),
+    (json.dumps({"t": 3, "type": "pass", "seat": 1, "rig": "cam", "rig_seq": 10**30}).encode(), "'rig_seq' must be"),
 ]
 
 
@@ -175,3 +187,12 @@ def test_database_url_from_the_environment(db_url: str, data_dir: Any, monkeypat
     assert default.config["DATABASE_URL"] == f"sqlite:///{(data_dir / 'other' / 'unotable.db').resolve()}"
     assert (data_dir / "other" / "unotable.db").exists()
     default.extensions["unotable"].store.dispose()
+
+
+def test_an_event_the_engine_refuses_is_a_400_not_a_500(app: Any, h: Any) -> None:
+    h.add_table(app, "fresh")
+    token = h.add_table(app, "t2")
+    c = app.test_client()
+    r = c.post("/api/tables/t2/events", json={"t": 0, "type": "hand_start", "dealer": 0}, headers=h.bearer(token))
+    assert r.status_code == 400 and "match_start" in r.get_json()["error"]
+    assert _events(c, "t2") == []

@@ -86,6 +86,12 @@ def test_frames_are_drawn_on_and_archived(sqlite_app: Any, h: Any) -> None:
     bad = c.post("/api/tables/t1/frames", headers=h.bearer(token),
                  data={"t": "3", "overlay": '{"detections": [{"box": [1, 2]}]}', "frame": (io.BytesIO(jpeg()), "f.jpg")})
     assert bad.status_code == 400 and "box" in bad.get_json()["error"]
+    for overlay, word in (('{"detections": [{"box": [1e300, 2, 3, 4]}]}', "box"),
+                          ('{"zones": [{"points": [[0, 0], [10, 0], [100000000000000000000, 5]]}]}', "points"),
+                          ('{"detections": [{"box": [1, 2, 3, 4], "confidence": "high"}]}', "confidence")):
+        bad = c.post("/api/tables/t1/frames", headers=h.bearer(token),
+                     data={"t": "3", "overlay": overlay, "frame": (io.BytesIO(jpeg()), "f.jpg")})
+        assert bad.status_code == 400 and word in bad.get_json()["error"], overlay
 
 
 def test_the_camera_view_is_mjpeg(live_server: Any, sqlite_app: Any, h: Any) -> None:

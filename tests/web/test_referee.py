@@ -128,6 +128,10 @@ def test_a_bad_correction_changes_nothing(ref: Any, h: Any) -> None:
         ({"line": "3", "event": json.dumps({"t": 2, "type": "play", "seat": 0, "cards": ["red-99"]})}, "unknown card"),
         ({"line": "999", "strike": "on"}, "doesn&#39;t exist"),
         ({"line": "x", "strike": "on"}, "bad line"),
+        ({"line": "3", "event": json.dumps({"t": 2, "type": "play", "seat": 7, "cards": ["red-5"]})}, "players"),
+        ({"line": "1", "event": json.dumps({"t": 0, "type": "match_start", "ruleset": "../../etc/hostname",
+                                            "players": ["A", "B"]})}, "not one this dashboard plays"),
+        ({"line": "3", "event": "[" * 100000}, "not valid JSON"),
     ]:
         r = ref.post("/referee/correct", data={"table": "t1", "csrf_token": token, **form})
         assert r.status_code == 400 and problem in r.text, (form, r.text[-400:])
@@ -159,3 +163,17 @@ def test_scoreboard_csv_matches_the_engine(sqlite_app: Any, h: Any, ruleset: str
     assert extra["target"] == [str(scores["target"])]
     assert extra["lowest wins"] == ["yes" if ruleset == "olympic" else "no"]
     assert c.get("/scoreboard/t1").status_code == 200
+
+
+def test_after_a_decision_the_referee_stays_on_this_dashboard(ref: Any, h: Any) -> None:
+    flag = next(iter(_flags(ref)))
+    page = ref.get("/referee")
+    for back, where in (("https://evil.example/phish", "/referee"), ("//evil.example", "/referee"),
+                        ("/referee?table=t1", "/referee?table=t1")):
+        r = ref.post("/referee/rule", data={"table": "t1", "flag": flag, "decision": "upheld", "back": back,
+                                            "csrf_token": h.csrf_from(page.text)})
+        assert r.status_code == 302 and r.headers["Location"].endswith(where), (back, r.headers["Location"])
+
+
+def test_an_evidence_id_beyond_the_database_is_404(ref: Any) -> None:
+    assert ref.get(f"/referee/evidence/{2**63}").status_code == 404
