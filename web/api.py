@@ -52,7 +52,7 @@ def _table_or_404(name: str) -> TableLive:
 def _require_token(tl: TableLive) -> None:
     """A table's token may write to that table only."""
     header = request.headers.get("Authorization", "")
-    if not header.startswith("Bearer ") or not header[7:].strip():
+    if not header[:7].lower() == "bearer " or not header[7:].strip():  # the scheme is case-insensitive (RFC 7235)
         abort(error("missing table token: send 'Authorization: Bearer <token>' (from `unotable table add`)", 401))
     if not services().store.token_matches(tl.info, header[7:].strip()):
         abort(error(f"this token may not post to table {tl.info.name!r}", 403))
@@ -105,7 +105,7 @@ def viewer_delay(tl: TableLive) -> float:
     if delay <= 0 or current_user() is not None:
         return 0.0
     header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer ") and services().store.token_matches(tl.info, header[7:].strip()):
+    if header[:7].lower() == "bearer " and services().store.token_matches(tl.info, header[7:].strip()):
         return 0.0
     return delay
 
@@ -138,6 +138,8 @@ def get_state(table: str) -> Response:
 @bp.get("/tables/<table>/flags")
 def get_flags(table: str) -> Response:
     status = request.args.get("status")
+    if status is not None and status not in ("open", "upheld", "dismissed"):
+        return error(f"bad status {status!r}: expected open, upheld or dismissed", 400)
     flags = [f for f in _view(_table_or_404(table))["flags"] if status is None or f.get("status") == status]
     return jsonify({"table": table, "flags": flags})
 
@@ -159,6 +161,8 @@ def stream(table: str) -> Response:
         return error(f"bad delay {request.args.get('delay')!r}: expected seconds", 400)
     if not 0 <= delay <= MAX_DELAY_S:
         return error(f"bad delay {delay:g}: expected 0-{MAX_DELAY_S:g} seconds", 400)
+    if request.args.get("view") not in (None, "public"):
+        return error(f"bad view {request.args.get('view')!r}: the only view is 'public' (revealed hands hidden)", 400)
     public = request.args.get("view") == "public"
     delay = max(delay, viewer_delay(tl))
     gen = _delayed_stream(tl, delay, public) if delay > 0 else _live_stream(tl, public)
@@ -276,7 +280,7 @@ def post_evidence(table: str) -> Response:
         return error("missing file: send the evidence as the multipart field 'file'", 400)
     data = upload.read()
     sniff = next(((m, ext) for magic, (m, ext) in EVIDENCE_KINDS[kind].items()
-                  if data.startswith(magic) or data[4:8] == magic), None)
+                  if data.startswith(magic) or (magic == b"ftyp" and data[4:8] == magic)), None)  # MP4: box size first
     if sniff is None:
         allowed = ", ".join(ext for _m, ext in EVIDENCE_KINDS[kind].values())
         return error(f"file is not a {kind} this dashboard accepts ({allowed})", 400)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -216,6 +217,8 @@ def clip(table: str) -> Any:
         t = float(request.args.get("t", ""))
     except ValueError:
         abort(400, description="bad t: expected seconds")
+    if not math.isfinite(t):
+        abort(400, description="bad t: expected a finite number of seconds")
     window = float(current_app.config["EVIDENCE_WINDOW_S"])
     frames = svc.store.evidence(info.id, t - window, t + window, kinds=["frame"])
     paths = [(e["t"], svc.store.evidence_dir / e["path"]) for e in frames]

@@ -196,3 +196,13 @@ def test_an_event_the_engine_refuses_is_a_400_not_a_500(app: Any, h: Any) -> Non
     r = c.post("/api/tables/t2/events", json={"t": 0, "type": "hand_start", "dealer": 0}, headers=h.bearer(token))
     assert r.status_code == 400 and "match_start" in r.get_json()["error"]
     assert _events(c, "t2") == []
+
+
+def test_bad_query_values_are_400s_and_the_bearer_scheme_is_case_insensitive(app: Any, h: Any) -> None:
+    token = h.add_table(app)
+    c = app.test_client()
+    assert c.post("/api/tables/t1/events", json=START, headers={"Authorization": f"bearer {token}"}).status_code == 200
+    r = c.get("/api/tables/t1/flags?status=bogus")
+    assert r.status_code == 400 and "open, upheld or dismissed" in r.get_json()["error"]
+    r = c.get("/api/tables/t1/stream?view=bogus")
+    assert r.status_code == 400 and "'public'" in r.get_json()["error"]
