@@ -237,11 +237,11 @@ class LiveTables:
         named = getattr(ev, "ruleset", None) if ev.type == "match_start" else None
         if ev.type == "correction" and ev.event is not None and ev.event.type == "match_start":
             named = ev.event.ruleset
-        if named is None or named in RULESET_NAMES or named == tl.info.ruleset:
+        if named is None or named in RULESET_NAMES or tl.info.ruleset:  # a table's forced ruleset overrides the log's
             return
         raise PostError(f"{where}: ruleset {named!r} is not one this dashboard plays: use one of "
-                        f"{', '.join(RULESET_NAMES)}" + (f" or the table's own, {tl.info.ruleset!r}"
-                                                        if tl.info.ruleset not in RULESET_NAMES else ""))
+                        f"{', '.join(RULESET_NAMES)}, or register the table with its own ruleset file "
+                        f"(`unotable table add {tl.info.name} --ruleset FILE.toml` on the server)")
 
     @staticmethod
     def _already_stored(tl: TableLive, obj: Any) -> bool:

@@ -206,3 +206,14 @@ def test_bad_query_values_are_400s_and_the_bearer_scheme_is_case_insensitive(app
     assert r.status_code == 400 and "open, upheld or dismissed" in r.get_json()["error"]
     r = c.get("/api/tables/t1/stream?view=bogus")
     assert r.status_code == 400 and "'public'" in r.get_json()["error"]
+
+
+def test_a_table_with_its_own_ruleset_file_takes_the_rigs_match_start(app: Any, h: Any, tmp_path: Any) -> None:
+    club = tmp_path / "club-night.toml"
+    club.write_text('base = "falsonal"\nname = "club-night"\nturn_timer_s = 30\n', encoding="utf-8")
+    token = h.add_table(app, "club", ruleset=str(club))
+    c = app.test_client()
+    start = [{**START[0], "ruleset": "club-night.toml"}, *START[1:]]
+    r = c.post("/api/tables/club/events", json=start, headers=h.bearer(token))
+    assert r.status_code == 200, r.get_json()
+    assert c.get("/api/tables/club/state").get_json()["state"]["ruleset"] == "club-night"
