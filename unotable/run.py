@@ -169,20 +169,28 @@ class TableRunner:
         assert self.watcher is not None and self.source is not None
         gaps = 0
         last_shown = -1.0
-        while True:
-            frame = self.frames.get()
-            if frame is None:
-                break
-            while gaps < len(self.source.gaps):
-                self._warn(json.dumps(self.watcher.gap(self.source.gaps[gaps])))
-                gaps += 1
-            evs = self.watcher.process(frame)
-            self.stats.frames += 1
-            self.events.put(("vision", frame.t, evs))
-            if frame.t - last_shown >= 0.2:
-                self.latest_frame = (frame.t, self.watcher.annotate(frame.image, frame.t))
-                last_shown = frame.t
-        self.events.put(("vision", float("inf"), []))
+        try:
+            while True:
+                frame = self.frames.get()
+                if frame is None:
+                    return
+                while gaps < len(self.source.gaps):
+                    gap = self.watcher.gap(self.source.gaps[gaps])
+                    self.stats.warnings.append(gap["warning"])
+                    print(json.dumps(gap, ensure_ascii=False), file=sys.stderr, flush=True)
+                    gaps += 1
+                evs = self.watcher.process(frame)
+                self.stats.frames += 1
+                self.events.put(("vision", frame.t, evs))
+                if frame.t - last_shown >= 0.2:
+                    self.latest_frame = (frame.t, self.watcher.annotate(frame.image, frame.t))
+                    last_shown = frame.t
+        except Exception as exc:  # the camera side failed: say so, keep what was decided, let speech go on
+            self._warn(f"vision stopped: {exc}")
+            while self.frames.get() is not None:  # let the reader finish instead of blocking on a full queue
+                pass
+        finally:
+            self.events.put(("vision", float("inf"), []))  # what vision decided so far reaches the log
 
     def _hear(self, start: float) -> None:
         assert self.audio is not None and self.kws is not None

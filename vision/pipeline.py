@@ -44,6 +44,10 @@ class WatchStats:
                 "events": self.events}
 
 
+class FrameMismatchError(ValueError):
+    """A frame the table's calibration can't read: another size than it was calibrated at, or not a colour image."""
+
+
 class Watcher:
     def __init__(self, table: Table, reader: CardReader, hold_s: float = 0.0) -> None:
         self.table, self.reader = table, reader
@@ -56,7 +60,21 @@ class Watcher:
         self.last_event: dict[str, Any] | None = None
         self.last_t = 0.0
 
+    def check_frame(self, image: np.ndarray) -> None:
+        """Refuse a frame the zones can't be read on, naming why: the homography and zones are in the calibrated
+        image's pixels, so another resolution would put every zone in the wrong place, silently."""
+        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            raise FrameMismatchError(f"a frame of shape {image.shape} and type {image.dtype}: the camera side reads "
+                                     f"8-bit colour (BGR) frames")
+        size = self.table.image_size
+        if size is not None and (image.shape[1], image.shape[0]) != tuple(size):
+            raise FrameMismatchError(f"the frames are {image.shape[1]}x{image.shape[0]} but the table was calibrated "
+                                     f"at {size[0]}x{size[1]}: calibrate again at this resolution "
+                                     f"(`unotable calibrate`), or set the camera to {size[0]}x{size[1]}")
+
     def process(self, frame: Frame) -> list[dict[str, Any]]:
+        if self.stats.frames == 0:
+            self.check_frame(frame.image)
         start = time.perf_counter()
         before = self.reader.calls
         self.model.update(frame.image, frame.t)

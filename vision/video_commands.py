@@ -145,13 +145,16 @@ def _watch(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.detector import DetectorError
-    from vision.pipeline import Watcher
+    from vision.pipeline import FrameMismatchError, Watcher
     from vision.readers import load_reader
     from vision.sources import SourceError, open_source
     from vision.tablefile import TableFileError, read_table
 
     def warn(msg: str) -> None:
         print(json.dumps({"warning": msg}), file=sys.stderr, flush=True)
+
+    def warn_gap(gap: dict[str, Any]) -> None:  # already {"warning": "no frames", "from_t", ...}: one JSON object
+        print(json.dumps(gap), file=sys.stderr, flush=True)
 
     try:
         table = read_table(args.table)
@@ -169,7 +172,7 @@ def _watch(args: argparse.Namespace) -> int:
     try:
         for frame in src:
             while gaps_done < len(src.gaps):
-                warn(json.dumps(watcher.gap(src.gaps[gaps_done])))
+                warn_gap(watcher.gap(src.gaps[gaps_done]))
                 gaps_done += 1
             for ev in watcher.process(frame):
                 _emit(ev, fh)
@@ -180,13 +183,15 @@ def _watch(args: argparse.Namespace) -> int:
                 writer.write(watcher.annotate(frame.image, frame.t))
     except KeyboardInterrupt:
         warn("interrupted; events so far are written")
+    except FrameMismatchError as exc:
+        return _fail(str(exc))
     finally:
         if fh is not None:
             fh.close()
         if writer is not None:
             writer.release()
     for g in src.gaps[gaps_done:]:
-        warn(json.dumps(watcher.gap(g)))
+        warn_gap(watcher.gap(g))
     print(json.dumps({"stats": watcher.stats.to_dict()}), file=sys.stderr)
     return 0
 

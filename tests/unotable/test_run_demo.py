@@ -107,3 +107,36 @@ def test_a_pass_is_said_aloud_and_the_demo_listens_for_it() -> None:
     cfg, meta = demo_config(DEMO_DIR)
     assert meta.get("players_say_pass") and cfg.hear_pass
     assert any(c["text"] in ("pass", "пас") for c in meta["calls"])
+
+
+@needs_models
+def test_a_vision_failure_keeps_what_was_decided_and_ends_the_run(tmp_path: Path) -> None:
+    """The camera side raising mid-recording must not hang the runner nor lose the events it had decided."""
+    import threading
+
+    from unotable.run_sinks import HeadlessSink
+
+    cfg, _meta = demo_config()
+    cfg.audio = None
+    cfg.realtime = False
+    runner = TableRunner(cfg)
+    assert runner.watcher is not None
+    real = runner.watcher.process
+    decided: list[dict] = []
+
+    def failing(frame):  # type: ignore[no-untyped-def]
+        if frame.t > 12.0:
+            raise RuntimeError("simulated failure of the camera side")
+        out = real(frame)
+        decided.extend(out)
+        return out
+
+    runner.watcher.process = failing  # type: ignore[method-assign]
+    sink = HeadlessSink(cfg, None, log_path=tmp_path / "log.jsonl")
+    th = threading.Thread(target=runner.run, args=(sink,), daemon=True)
+    th.start()
+    th.join(300)
+    assert not th.is_alive(), "the runner hung after vision failed"
+    assert any("vision stopped: simulated failure" in w for w in runner.stats.warnings)
+    logged = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert decided and all(any(e.get("t") == d["t"] and e.get("type") == d["type"] for e in logged) for d in decided)

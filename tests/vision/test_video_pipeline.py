@@ -293,3 +293,15 @@ def test_a_thing_lying_in_a_seats_reach_from_the_start_is_no_card_of_its_reveale
     events, _ = _watch(g, box)
     assert next((sorted(e["cards"]) for e in events if e["type"] == "reveal" and e["seat"] == 3), []) == sorted(
         reveal["cards"])
+
+
+def test_a_frame_of_another_size_than_the_calibration_is_refused_naming_both() -> None:
+    from vision.pipeline import FrameMismatchError
+
+    g = GameRenderer(SCRIPT, seed=3)
+    w = Watcher(g.table, OracleReader({}, g.fps))
+    h, wd = g.table.image_size[1], g.table.image_size[0]
+    with pytest.raises(FrameMismatchError, match=f"1280x720 but the table was calibrated at {wd}x{h}"):
+        w.process(Frame(0, 0.0, np.zeros((720, 1280, 3), np.uint8)))
+    with pytest.raises(FrameMismatchError, match="8-bit colour"):
+        w.process(Frame(0, 0.0, np.zeros((h, wd), np.uint8)))
