@@ -113,6 +113,12 @@ class FileSource(AudioSource):
                                    f"directly, videos through ffmpeg") from None
         self.file_rate = int(info.samplerate)
         self.channels = int(info.channels)
+        if info.frames == 0:
+            raise SpeechInputError(f"{path}: the file holds no audio (0 samples)")
+        if self.file_rate < 4000:
+            raise SpeechInputError(f"{path}: a sample rate of {self.file_rate} Hz is not speech; 8 kHz and up is read")
+        # floating-point samples are read as floats and scaled: libsndfile would truncate them to -1..1 as int16
+        self.floating = str(info.subtype).upper() in ("FLOAT", "DOUBLE")
         self.t0, self.chunk_s = t0, chunk_s
 
     def chunks(self) -> Iterator[AudioChunk]:
@@ -124,12 +130,17 @@ class FileSource(AudioSource):
         pos = 0  # output samples delivered
         try:
             with sf.SoundFile(str(self.path)) as fh:
-                if self.file_rate == RATE:
+                if self.file_rate == RATE and not self.floating:
                     for x in fh.blocks(blocksize=block, dtype="int16", always_2d=True):
                         yield AudioChunk(self.t0 + pos / RATE, x)
                         pos += len(x)
+                elif self.file_rate == RATE:
+                    for f in fh.blocks(blocksize=block, dtype="float32", always_2d=True):
+                        f = np.clip(np.nan_to_num(f, nan=0.0, posinf=1.0, neginf=-1.0), -1.0, 1.0)
+                        yield AudioChunk(self.t0 + pos / RATE, (f * 32767.0).astype(np.int16))
+                        pos += len(f)
                 else:  # resample the whole file once: files are short next to memory, and edges stay clean
-                    x = fh.read(dtype="float32", always_2d=True)
+                    x = np.nan_to_num(fh.read(dtype="float32", always_2d=True), nan=0.0, posinf=1.0, neginf=-1.0)
                     y = np.stack([resample(x[:, c], self.file_rate, RATE) for c in range(x.shape[1])], axis=1)
                     yield from ArraySource(y, t0=self.t0, chunk_s=self.chunk_s, name=self.name).chunks()
         except RuntimeError as exc:

@@ -64,14 +64,19 @@ def _err(msg: str) -> int:
 
 
 def _listen(args: argparse.Namespace) -> int:
-    from speech.audio import SpeechInputError, open_source
+    from speech.audio import FileSource, SpeechInputError, open_source
 
+    if args.seats < 0 or args.seats == 1:
+        return _err(f"--seats {args.seats}: give the number of per-seat microphones (2 or more), or leave it out")
+    if args.threshold is not None and not 0 < args.threshold <= 1:
+        return _err(f"--threshold {args.threshold}: a posterior threshold between 0 and 1 (e.g. 0.5)")
     try:
         channels = max(1, args.seats)
         src = open_source(args.source, channels=channels, max_seconds=args.seconds)
-        if args.seats and src.channels not in (args.seats,) and not args.source.startswith("mic"):
-            if src.channels < args.seats:
-                return _err(f"{args.source} has {src.channels} channel(s), fewer than --seats {args.seats}")
+        if args.seats and isinstance(src, FileSource) and src.channels != args.seats:
+            # channel i is seat i's microphone: a file with another number of channels can't say who spoke
+            return _err(f"{args.source} has {src.channels} channel(s), but --seats {args.seats}: "
+                        f"one channel a seat")
         if args.engine == "vosk":
             from speech.vosk_engine import VoskDetector
 
@@ -120,6 +125,8 @@ def _check(args: argparse.Namespace) -> int:
         rows.append(("microphone (sounddevice)", False, f"PortAudio missing ({exc}); install libportaudio2"))
     except ImportError:
         rows.append(("microphone (sounddevice)", False, "pip package sounddevice not installed"))
+    except Exception as exc:  # e.g. sounddevice.PortAudioError while listing devices
+        rows.append(("microphone (sounddevice)", False, f"devices could not be listed ({exc})"))
     import shutil
 
     rows.append(("video audio (ffmpeg)", shutil.which("ffmpeg") is not None, shutil.which("ffmpeg") or "not found"))

@@ -93,9 +93,9 @@ class VoskDetector:
 
     def __init__(self, model: Any = None, model_dir: str | Path | None = None, words: dict[str, str] | None = None,
                  fillers: Iterable[str] | None = None, min_conf: float = 0.6) -> None:
+        self.model = model if model is not None else load_model(model_dir)  # clear errors: no vosk, no model
         import vosk
 
-        self.model = model if model is not None else load_model(model_dir)
         self.words = words if words is not None else default_words()
         self.fillers = list(fillers) if fillers is not None else default_fillers()
         grammar = sorted(set(self.words) | set(self.fillers)) + ["[unk]"]

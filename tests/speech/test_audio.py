@@ -121,3 +121,23 @@ def test_ring_buffer_saves_evidence(tmp_path: Path, tone: np.ndarray) -> None:
     out = rb.save(tmp_path / "ev.wav", 0.25, 0.75)
     y, sr = sf.read(out, dtype="int16")
     assert sr == 16000 and np.array_equal(y, tone[4000:12000])
+
+
+@pytest.mark.parametrize("subtype", ["FLOAT", "DOUBLE"])
+def test_a_floating_point_wav_at_16k_is_scaled_not_truncated(tmp_path: Path, tone: np.ndarray, subtype: str) -> None:
+    """libsndfile reads float samples as int16 without scaling (-1..1 -> 0): they must be scaled to full range."""
+    f = tmp_path / "f.wav"
+    sf.write(f, tone.astype(np.float64) / 32768.0, 16000, subtype=subtype)
+    x, _ = _collect(FileSource(f))
+    assert np.abs(x[:, 0].astype(int) - tone.astype(int)).max() <= 2
+
+
+def test_an_empty_file_and_an_absurd_rate_are_refused(tmp_path: Path) -> None:
+    f = tmp_path / "empty.wav"
+    sf.write(f, np.zeros(0, np.int16), 16000)
+    with pytest.raises(SpeechInputError, match="no audio"):
+        FileSource(f)
+    g = tmp_path / "slow.wav"
+    sf.write(g, np.zeros(2000, np.int16), 1)
+    with pytest.raises(SpeechInputError, match="not speech"):
+        FileSource(g)

@@ -132,6 +132,18 @@ def test_listen_unreadable_file_exits_with_message(tmp_path: Path) -> None:
     assert "not a readable audio file" in res.stderr and "Traceback" not in res.stderr
 
 
+@pytest.mark.parametrize(("args", "words"), [
+    (["--threshold", "0"], "between 0 and 1"), (["--threshold", "nan"], "between 0 and 1"),
+    (["--seats", "1"], "2 or more"), (["--seats", "3"], "one channel a seat"),
+])
+def test_listen_refuses_options_that_cannot_work(tmp_path: Path, args: list[str], words: str) -> None:
+    f = tmp_path / "two.wav"
+    sf.write(f, np.zeros((16000, 2), np.int16), 16000)  # two seats' microphones
+    res = subprocess.run([sys.executable, "-m", "unotable.cli", "listen", str(f), *args], capture_output=True,
+                         text=True, cwd=REPO, check=False)
+    assert res.returncode == 2 and res.stdout == "" and words in res.stderr, res.stderr
+
+
 def test_speech_check_runs() -> None:
     res = subprocess.run([sys.executable, "-m", "unotable.cli", "speech", "check"], capture_output=True, text=True,
                          cwd=REPO, check=False)
