@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 RATE = 16000
-VIDEO_EXTS = {".mp4", ".mkv", ".webm", ".mov", ".avi", ".m4v", ".ts"}
+VIDEO_EXTS = {".mp4", ".mkv", ".webm", ".mov", ".avi", ".m4v", ".ts", ".m4a", ".mpg", ".mpeg", ".flv", ".wmv"}
 
 
 class SpeechInputError(RuntimeError):
@@ -161,8 +161,10 @@ class VideoSource(AudioSource):
         self._proc: subprocess.Popen[bytes] | None = None
 
     def chunks(self) -> Iterator[AudioChunk]:
-        cmd = ["ffmpeg", "-nostdin", "-v", "error", "-i", str(self.path), "-vn", "-ac", str(self.channels), "-ar",
-               str(RATE), "-f", "s16le", "-"]
+        # aresample's first_pts=0 pads a soundtrack that starts after the video with silence, so that `t` counts
+        # from the start of the video, as the camera's frames do
+        cmd = ["ffmpeg", "-nostdin", "-v", "error", "-i", str(self.path), "-vn", "-af", "aresample=async=1:first_pts=0",
+               "-ac", str(self.channels), "-ar", str(RATE), "-f", "s16le", "-"]
         self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert self._proc.stdout is not None
         nbytes = int(self.chunk_s * RATE) * 2 * self.channels

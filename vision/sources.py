@@ -96,21 +96,29 @@ class VideoFileSource(FrameSource):
         fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
         self.fps = fps if 1 <= fps <= 240 else 30.0
         total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        # a corrupt stretch inside the file is skipped for up to ten seconds of frames (a damaged patch of a
+        # recording costs its frames, not the rest of the game); one warning a stretch, not one a frame
+        limit = max(self.max_bad, int(10 * self.fps))
         idx, bad = 0, 0
         try:
             while True:
                 ok, img = cap.read()
                 if ok and _valid(img):
+                    if bad:
+                        which = f"frame {idx - 1}" if bad == 1 else f"frames {idx - bad}-{idx - 1}"
+                        self.warn(f"{self.path.name}: {which} could not be decoded; skipped")
                     bad = 0
                     yield Frame(idx, idx / self.fps, img if img.ndim == 3 else cv2.cvtColor(img, cv2.COLOR_GRAY2BGR))
                     idx += 1
                     continue
-                if total and idx < total - 1 and bad < self.max_bad:  # a corrupt frame inside the file: skip it
+                if total and idx < total - 1 and bad < limit:  # a corrupt frame inside the file: skip it
                     bad += 1
-                    self.warn(f"{self.path.name}: frame {idx} could not be decoded; skipped")
                     idx += 1
                     continue
                 break
+            if total and idx - bad < total - 1:  # stopped before the end the header announced
+                self.warn(f"{self.path.name}: the video ends at frame {idx - bad} of the {total} its header "
+                          f"announces (cut short, or damaged from there on)")
         finally:
             cap.release()
 

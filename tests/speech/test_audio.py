@@ -88,6 +88,23 @@ def test_video_audio_track(tmp_path: Path) -> None:
         _collect(open_source(str(silent)))
 
 
+def test_a_soundtrack_that_starts_late_is_timed_from_the_start_of_the_video(tmp_path: Path) -> None:
+    """`t` counts from the video's start, as the camera's frames do: a soundtrack starting 1.5 s in is padded."""
+    v = tmp_path / "late.mkv"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=black:s=64x64:d=3", "-f", "lavfi",
+                    "-i", "sine=frequency=500:duration=1:sample_rate=16000", "-filter_complex",
+                    "[1:a]adelay=1500:all=1[a]", "-map", "0:v", "-map", "[a]", "-c:v", "libx264", "-c:a", "pcm_s16le",
+                    "-output_ts_offset", "0", str(v)], check=True)
+    late = tmp_path / "late2.mkv"  # the same tone, its stream (not its samples) starting 1.5 s after the video's
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=black:s=64x64:d=3", "-itsoffset", "1.5",
+                    "-f", "lavfi", "-i", "sine=frequency=500:duration=1:sample_rate=16000", "-map", "0:v", "-map",
+                    "1:a", "-c:v", "libx264", "-c:a", "pcm_s16le", str(late)], check=True)
+    for f in (v, late):
+        x, _ = _collect(open_source(str(f)))
+        loud = np.flatnonzero(np.abs(x[:, 0].astype(int)) > 1000)
+        assert abs(loud[0] / 16000 - 1.5) < 0.1, (f.name, loud[0] / 16000)
+
+
 def test_missing_microphone_is_a_clear_error() -> None:
     try:
         import sounddevice as sd

@@ -75,6 +75,19 @@ def test_corrupt_frame_inside_a_file_is_skipped(tmp_path: Path) -> None:
     assert any("frame 2 could not be decoded" in w for w in src.warnings)
 
 
+def test_a_long_corrupt_stretch_costs_its_frames_not_the_rest_and_a_cut_file_says_where_it_ends(tmp_path: Path) -> None:
+    img = np.zeros((8, 8, 3), np.uint8)
+    path = tmp_path / "x.mp4"
+    path.write_bytes(b"x")
+    seq = [img] * 3 + [None] * 60 + [img] * 3  # six seconds of damage at 10 fps
+    src = VideoFileSource(path, opener=lambda p: _FakeCap(list(seq), count=len(seq)))
+    assert [f.index for f in src] == [0, 1, 2, 63, 64, 65]
+    assert src.warnings == ["x.mp4: frames 3-62 could not be decoded; skipped"]
+    cut = VideoFileSource(path, opener=lambda p: _FakeCap([img] * 5, count=40))
+    assert len(list(cut)) == 5
+    assert any("ends at frame 5 of the 40" in w for w in cut.warnings)
+
+
 def test_dropped_camera_is_reopened_with_backoff_and_reported() -> None:
     img = np.zeros((8, 8, 3), np.uint8)
     clock = [0.0]
