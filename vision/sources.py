@@ -76,13 +76,15 @@ def _valid(image: Any) -> bool:
 class VideoFileSource(FrameSource):
     """A video file on its own timeline: t = frame index / fps (the file's rate)."""
 
-    def __init__(self, path: Path, opener: Callable[[str], Capture] | None = None, max_bad: int = 30) -> None:
+    def __init__(self, path: Path | str, opener: Callable[[str], Capture] | None = None, max_bad: int = 30,
+                 remote: bool = False) -> None:
         super().__init__(name=str(path))
-        self.path = Path(path)
-        if not self.path.exists():
+        self.spec = str(path)  # what is opened: a file, or the URL of a recorded video (`remote`)
+        self.path = Path(self.spec.rsplit("/", 1)[-1]) if remote else Path(path)
+        if not remote and not self.path.exists():
             raise SourceError(f"video file {self.path} not found")
         self.opener = opener or (lambda p: cv2.VideoCapture(p))
-        cap = self.opener(str(self.path))
+        cap = self.opener(self.spec)
         if not cap.isOpened():
             raise SourceError(f"cannot read video file {self.path} (not a video OpenCV can decode)")
         ok, first = cap.read()
@@ -92,7 +94,7 @@ class VideoFileSource(FrameSource):
         self.max_bad = max_bad
 
     def __iter__(self) -> Iterator[Frame]:
-        cap = self.opener(str(self.path))
+        cap = self.opener(self.spec)
         fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
         self.fps = fps if 1 <= fps <= 240 else 30.0
         total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
@@ -209,6 +211,10 @@ def open_source(spec: str, fps: float = 30.0) -> FrameSource:
     if spec.isdigit():
         return LiveSource(int(spec))
     if "://" in spec:
+        if spec.split("://", 1)[0].lower() in ("http", "https", "file") and _is_recording(spec):
+            # a recorded video behind a URL has an end and its own timeline: replaying it as a live camera would
+            # time it by the clock and start it again at its end, inventing the same plays over and over
+            return VideoFileSource(spec, remote=True)
         return LiveSource(spec)
     p = Path(spec)
     if p.is_dir():
@@ -218,3 +224,12 @@ def open_source(spec: str, fps: float = 30.0) -> FrameSource:
     if p.suffix.lower() in IMAGE_SUFFIXES:
         raise SourceError(f"{spec} is a single image; give its folder (a source is a stream of frames)")
     return VideoFileSource(p)
+
+
+def _is_recording(url: str) -> bool:
+    """True when the URL serves a finite video (a frame count), not a live stream."""
+    cap = cv2.VideoCapture(url)
+    try:
+        return bool(cap.isOpened()) and float(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) > 0
+    finally:
+        cap.release()

@@ -216,3 +216,26 @@ def test_render_game_and_watch_cli(tmp_path: Path, capsys: pytest.CaptureFixture
     cap = cv2.VideoCapture(str(show))
     assert cap.isOpened() and int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) > 30
     cap.release()
+
+
+def test_a_recorded_video_behind_a_url_is_read_once_on_its_own_timeline(tmp_path: Path) -> None:
+    """A URL serving a finite video is a recording, not a live camera: frame times from the file, and it ends."""
+    import functools
+    import http.server
+    import threading
+
+    path = tmp_path / "clip.avi"
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (32, 32))
+    for i in range(20):
+        out.write(np.full((32, 32, 3), i * 10, np.uint8))
+    out.release()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        src = open_source(f"http://127.0.0.1:{server.server_address[1]}/clip.avi")
+        assert isinstance(src, VideoFileSource)
+        frames = list(src)
+    finally:
+        server.shutdown()
+    assert len(frames) == 20 and frames[-1].t == pytest.approx(1.9)
