@@ -158,3 +158,20 @@ def test_an_empty_file_and_an_absurd_rate_are_refused(tmp_path: Path) -> None:
     sf.write(g, np.zeros(2000, np.int16), 1)
     with pytest.raises(SpeechInputError, match="not speech"):
         FileSource(g)
+
+
+@pytest.mark.parametrize(("rate", "channels"), [(44100, 2), (48000, 1), (8000, 1), (22050, 3)])
+def test_a_long_file_is_resampled_block_by_block_exactly_as_whole(tmp_path: Path, rate: int, channels: int) -> None:
+    """Ten-second blocks with margins give the samples of resampling the whole file at once (memory stays flat)."""
+    from speech.synth import resample
+
+    rng = np.random.default_rng(rate)
+    x = (rng.standard_normal((int(23.7 * rate), channels)) * 0.2).astype(np.float32)  # three blocks, a ragged end
+    f = tmp_path / "long.wav"
+    sf.write(f, x, rate, subtype="FLOAT")
+    got, ts = _collect(FileSource(f, t0=2.0))
+    whole = np.stack([resample(x[:, c], rate, 16000) for c in range(channels)], axis=1)
+    want = (np.clip(whole, -1.0, 1.0) * 32767.0).astype(np.int16)
+    assert got.shape == want.shape
+    assert np.abs(got.astype(int) - want.astype(int)).max() <= 1
+    assert ts[0] == 2.0 and ts[1] == pytest.approx(2.1) and ts[-1] == pytest.approx(2.0 + (len(got) - 1) // 1600 * 0.1)
