@@ -92,13 +92,14 @@ def hear_uno(g: Game, ev: Uno) -> None:
 def hear_color(g: Game, ev: ColorCall) -> None:
     """A colour named: by the seat that laid the black card, or kept for the play it precedes."""
     s = g.state
-    if s.awaiting_color is not None and (ev.seat is None or ev.seat == s.awaiting_color[0]):
-        s.color = ev.color
-        s.awaiting_color = None
-        return
     if s.awaiting_color is not None:  # the colour is the layer's to name (OL-WILD: "before releasing")
-        g.warn(ev, f"{s.name(ev.seat)} named {ev.color}, but {s.name(s.awaiting_color[0])} laid the black "
-                   f"card and names its colour; ignored")
+        layer = s.awaiting_color[0]
+        if ev.seat is None or ev.seat == layer:
+            s.color = ev.color
+            s.awaiting_color = None
+        else:
+            g.warn(ev, f"{s.name(ev.seat)} named {ev.color}, but {s.name(layer)} laid the black card and names "
+                       f"its colour; ignored")
         return
     if s.top is not None and s.top.is_wild and s.color is None and (ev.seat is None or ev.seat == s.turn):
         s.color = ev.color  # e.g. a turned Wild whose colour the first player names (MA-START), no one else

@@ -157,9 +157,10 @@ class Game:
         cards = r.penalty_for(code) if penalty is None else penalty
         line = event.line if line is None else line
         assert line is not None
+        turn = s.turn_id if turn_id is None else turn_id
         capped = False
         if cards and r.max_penalties_per_turn and code not in ("illegal_wild_draw4", "failed_challenge"):
-            if s.penalty_turn[seat] == (s.turn_id if turn_id is None else turn_id):
+            if s.penalty_turn[seat] == turn:
                 capped, cards = True, 0
         if capped:
             message += " (no penalty: already penalised this turn)"
@@ -173,8 +174,7 @@ class Game:
         s.flag_index[flag_id] = f
         if cards:
             self.charge(seat, cards)
-            if turn_id is not None:
-                s.penalty_turn[seat] = turn_id
+            s.penalty_turn[seat] = turn  # the turn the mistake was made in
         return f
 
     def charge(self, seat: int, cards: int) -> None:
@@ -543,10 +543,12 @@ def replay(events: Iterable[Event], ruleset: str | Ruleset | None = None,
     game = Game(ruleset, base_dir)
     for ev in apply_corrections(evs):
         game.apply(ev)
-    lines = {ev.line for ev in evs}
-    for c in evs:
-        if isinstance(c, Correction) and c.target_line not in lines:
-            game.warn(c, f"a correction of line {c.target_line}, which holds no event (a blank line?); ignored")
+    fixes = [ev for ev in evs if isinstance(ev, Correction)]
+    if fixes:
+        lines = {ev.line for ev in evs}
+        for c in fixes:
+            if c.target_line not in lines:
+                game.warn(c, f"a correction of line {c.target_line}, which holds no event (a blank line?); ignored")
     return game.result()
 
 

@@ -123,6 +123,8 @@ def parse_event(obj: Any, line: int | None = None) -> Event:
     ):
         raise LogError(line, f"'confidence' must be a number from 0 to 1, got {confidence!r}")
     extra = {k: v for k, v in obj.items() if k not in COMMON and k not in _KNOWN[kind]}
+    if extra:  # the known fields are checked against their own vocabularies (cards, colours, seats) or below
+        _check_json_safe(extra, line)
     common: dict[str, Any] = {
         "t": float(t), "source": source, "confidence": confidence, "line": line, "extra": extra,
     }
@@ -144,6 +146,7 @@ def _match_start(obj: dict[str, Any], line: int | None, common: dict[str, Any]) 
         raise LogError(line, "match_start needs 'players': a list of at least two names, in seat order")
     if not all(isinstance(p, str) for p in players):
         raise LogError(line, "'players' must be a list of names (strings)")
+    _check_json_safe([ruleset, *players], line)
     target = obj.get("target")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int) or target <= 0):
         raise LogError(line, f"'target' must be a positive whole number of points, got {target!r}")
@@ -214,6 +217,7 @@ def _ruling(obj: dict[str, Any], line: int | None, common: dict[str, Any]) -> Ev
     note = obj.get("note")
     if note is not None and not isinstance(note, str):
         raise LogError(line, "ruling 'note' must be text")
+    _check_json_safe([flag, note], line)
     return Ruling(flag=flag, decision=decision, note=note, **common)
 
 
@@ -265,6 +269,18 @@ _KNOWN: dict[str, frozenset[str]] = {
     "ruling": frozenset({"flag", "decision", "note"}),
     "correction": frozenset({"line", "event"}),
 }
+
+
+def _check_json_safe(obj: Any, line: int | None) -> None:
+    """Refuse what Python decodes but can't write back out: a lone surrogate (from a "\\ud800" escape) or a number
+    that isn't finite (1e999). Kept, either would break every later writer: the flags on standard output, the
+    dashboard's store and live streams."""
+    try:
+        json.dumps(obj, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise LogError(line, "text that is not valid Unicode (a lone surrogate)") from None
+    except ValueError:
+        raise LogError(line, "a number that is not finite (NaN or Infinity) is not JSON") from None
 
 
 def _seats_of(event: Event) -> list[tuple[str, int]]:

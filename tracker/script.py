@@ -10,7 +10,7 @@ One step a token string, time advancing by `step` seconds each (or `+N` to let N
     U1 / U?       seat 1 / someone calls UNO        C0 red / C? red      a colour named aloud
     X1            seat 1 challenges the +4          R0 red-1,blue-2      seat 0 shows a hand (R0 - : empty)
     !up 12-missed_uno-1 / !dis ID   a referee's ruling     !fix 7 P0 red-8 / !fix 7 -   a correction of line 7
-    ~5            five rounds of red number cards from seat 0 round the table, each seat calling UNO at one card
+    ~5 / ~5@2     five rounds of red number cards from seat 0 (seat 2) round the table, each calling UNO at one card
 """
 
 from __future__ import annotations
@@ -88,10 +88,12 @@ def script(ruleset: str, steps: list[str] | str, *, players: int = 4, step: floa
             t += float(token[1:])
             continue
         if token.startswith("~"):
+            rounds, _, first = token[1:].partition("@")
             held = [7] * players
             k = 0
-            for _ in range(int(token[1:])):
-                for seat in range(players):
+            for _ in range(int(rounds)):
+                for j in range(players):
+                    seat = (int(first or 0) + j) % players
                     t = round(t + step, 3)
                     objs.append(parse_step(f"P{seat} red-{ROUND_NUMBERS[k % len(ROUND_NUMBERS)]}", t))
                     k += 1

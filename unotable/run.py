@@ -130,9 +130,11 @@ class TableRunner:
 
         self.ring = RingBuffer(30.0)
 
-    def _warn(self, message: str) -> None:
-        self.stats.warnings.append(message)
-        print(json.dumps({"warning": message}, ensure_ascii=False), file=sys.stderr, flush=True)
+    def _warn(self, message: str | dict[str, Any]) -> None:
+        """A warning line on standard error: a text, or an object that already says {"warning": ...} (a gap)."""
+        obj = message if isinstance(message, dict) else {"warning": message}
+        self.stats.warnings.append(str(obj["warning"]))
+        print(json.dumps(obj, ensure_ascii=False), file=sys.stderr, flush=True)
 
     # ---------------------------------------------------------------- the stages
     def _pace(self, start: float, t: float) -> None:
@@ -175,9 +177,7 @@ class TableRunner:
                 if frame is None:
                     return
                 while gaps < len(self.source.gaps):
-                    gap = self.watcher.gap(self.source.gaps[gaps])
-                    self.stats.warnings.append(gap["warning"])
-                    print(json.dumps(gap, ensure_ascii=False), file=sys.stderr, flush=True)
+                    self._warn(self.watcher.gap(self.source.gaps[gaps]))
                     gaps += 1
                 evs = self.watcher.process(frame)
                 self.stats.frames += 1

@@ -49,12 +49,18 @@ def _table_or_404(name: str) -> TableLive:
     return tl  # type: ignore[no-any-return]
 
 
+def _bearer() -> str:
+    """The request's bearer token, or "" (the scheme's name is case-insensitive, RFC 7235)."""
+    header = request.headers.get("Authorization", "")
+    return header[7:].strip() if header[:7].lower() == "bearer " else ""
+
+
 def _require_token(tl: TableLive) -> None:
     """A table's token may write to that table only."""
-    header = request.headers.get("Authorization", "")
-    if not header[:7].lower() == "bearer " or not header[7:].strip():  # the scheme is case-insensitive (RFC 7235)
+    token = _bearer()
+    if not token:
         abort(error("missing table token: send 'Authorization: Bearer <token>' (from `unotable table add`)", 401))
-    if not services().store.token_matches(tl.info, header[7:].strip()):
+    if not services().store.token_matches(tl.info, token):
         abort(error(f"this token may not post to table {tl.info.name!r}", 403))
 
 
@@ -104,8 +110,8 @@ def viewer_delay(tl: TableLive) -> float:
     delay = float(tl.info.broadcast_delay)
     if delay <= 0 or current_user() is not None:
         return 0.0
-    header = request.headers.get("Authorization", "")
-    if header[:7].lower() == "bearer " and services().store.token_matches(tl.info, header[7:].strip()):
+    token = _bearer()
+    if token and services().store.token_matches(tl.info, token):
         return 0.0
     return delay
 

@@ -192,7 +192,6 @@ class LiveTables:
                 self._check_rig_seq(obj, seqs, where)
                 try:
                     ev = parse_event(obj, line)
-                    _check_text(obj)
                     if ev.type == "match_start":
                         players = len(ev.players)
                     check_seats(ev, players)
@@ -354,7 +353,6 @@ class LiveTables:
     def _parse_referee(self, tl: TableLive, obj: dict[str, Any]) -> Any:
         try:
             ev = parse_event(obj, tl.seq + 1)
-            _check_text(obj)
             check_seats(ev, self._players(tl))
         except LogError as exc:
             raise PostError(exc.reason) from None
@@ -363,16 +361,6 @@ class LiveTables:
 
 
 MAX_RIG_SEQ = 2**53  # a rig numbering ten events a second for thirty million years stays below it
-
-
-def _check_text(obj: Any) -> None:
-    """Refuse text that can't be written as UTF-8 (a lone surrogate): stored, it would break every live stream."""
-    try:
-        json.dumps(obj, ensure_ascii=False, allow_nan=False).encode("utf-8")
-    except UnicodeEncodeError:
-        raise LogError(None, "text that is not valid Unicode (a lone surrogate)") from None
-    except ValueError:
-        raise LogError(None, "a number that is not finite (NaN or Infinity) is not JSON") from None
 
 
 def _iso_now() -> str:

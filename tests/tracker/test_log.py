@@ -54,6 +54,9 @@ def test_round_trip_keeps_every_field_including_unknown_ones(tmp_path: Path) -> 
         ('{"t": 1, "type": "uno", "seat": 0, "confidence": 3}', "'confidence' must be"),
         ('[1, 2, 3]', "must be a JSON object"),
         ('{"t": 1, "type": "match_start", "ruleset": "mattel", "players": ["solo"]}', "at least two names"),
+        ('{"t": 1, "type": "match_start", "ruleset": "mattel", "players": ["A\\ud800", "B"]}', "not valid Unicode"),
+        ('{"t": 1, "type": "uno", "seat": 0, "x": 1e999}', "not finite"),
+        ('{"t": 1, "type": "uno", "seat": 0, "x": NaN}', "not valid JSON"),
     ],
 )
 def test_a_bad_line_is_rejected_with_its_number_and_reason(tmp_path: Path, line: str, reason: str) -> None:
