@@ -16,7 +16,6 @@ Conventions a referee can rely on:
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,8 @@ from typing import Any
 
 from .calls import close_windows, hear_color, hear_uno
 from .cards import Card, hand_points
+from .corrections import apply_corrections
+from .draws import after_last_card, part_draw, reveal_without_last_draw, short_draw, withdraw_short_flag
 from .events import (
     Challenge,
     ColorCall,
@@ -75,12 +76,17 @@ class Replay:
 class Game:
     """One table's game, advanced event by event."""
 
-    def __init__(self, ruleset: str | Ruleset | None = None, base_dir: str | Path | None = None) -> None:
+    def __init__(self, ruleset: str | Ruleset | None = None, base_dir: str | Path | None = None,
+                 dismissed: frozenset[str] = frozenset()) -> None:
         self.base_dir = base_dir  # where a log's relative ruleset path is looked up
+        # flags the referee dismissed later in the log (`fold`'s second pass): they never count towards what depends
+        # on earlier mistakes (OL-PENALTY's one penalty a turn, FA-TIMER's warning before a cost)
+        self.dismissed = dismissed
         self.override = load_ruleset(ruleset, base_dir) if ruleset is not None else None
         self.state = GameState(ruleset=self.override or load_ruleset("mattel"))
         self._index = 0
         self._pre = False  # True while flags this event closes are charged, before the event itself acts
+        self._line: int | None = None  # the line of the event being applied
         self._pre_charges: dict[int, int] = {}
 
     # ------------------------------------------------------------------ the fold's step
@@ -89,6 +95,7 @@ class Game:
         self._index += 1
         if event.line is None:
             object.__setattr__(event, "line", self._index)
+        self._line = event.line
         handler = _HANDLERS.get(type(event))
         if handler is None:
             return s
@@ -131,7 +138,11 @@ class Game:
         s.turn = seat
         s.turn_id += 1
         s.turn_started = t
+        s.turn_line = self._line
         s.turn_drawn = False
+        s.paid_pending = False
+        s.pending_paid = 0
+        s.short_flag = None  # a short draw's flag stays as it is once the turn has moved on
         s.timer_fired = False
         if s.fresh_any:
             s.fresh_penalty = [0] * len(s.fresh_penalty)
@@ -158,32 +169,37 @@ class Game:
         line = event.line if line is None else line
         assert line is not None
         turn = s.turn_id if turn_id is None else turn_id
+        flag_id = f"{line}-{code}-{seat}"
+        if flag_id in s.flag_index:
+            return s.flag_index[flag_id]
+        stands = flag_id not in self.dismissed
         capped = False
-        if cards and r.max_penalties_per_turn and code not in ("illegal_wild_draw4", "failed_challenge"):
+        if cards and r.max_penalties_per_turn and code not in ("illegal_wild_draw4", "failed_challenge") and stands:
             if s.penalty_turn[seat] == turn:
                 capped, cards = True, 0
         if capped:
             message += " (no penalty: already penalised this turn)"
         if isinstance(event, Play) and event.seat is None and line == event.line:
             message += " (No sense saw who laid it: the seat is the one whose turn it was.)"
-        flag_id = f"{line}-{code}-{seat}"
-        if flag_id in s.flag_index:
-            return s.flag_index[flag_id]
-        f = Flag(flag_id, event.t if t is None else t, code, seat, r.clause(code, detail), message, line, cards)
+        f = Flag(flag_id, event.t if t is None else t, code, seat, r.clause(code, detail), message, line, cards,
+                 hand=s.hand)
         s.flags.append(f)
         s.flag_index[flag_id] = f
         if cards:
-            self.charge(seat, cards)
-            s.penalty_turn[seat] = turn  # the turn the mistake was made in
+            self.charge(seat, cards, counts_for_turn=stands)
+            if stands:
+                s.penalty_turn[seat] = turn  # the turn the mistake was made in
         return f
 
-    def charge(self, seat: int, cards: int) -> None:
+    def charge(self, seat: int, cards: int, counts_for_turn: bool = True) -> None:
+        """Penalty cards owed by `seat`; `counts_for_turn`: the turn has had its penalty (OL-PENALTY)."""
         s = self.state
         s.counts[seat] += cards
         s.owed[seat] += cards
         if self._pre:
             self._pre_charges[seat] = self._pre_charges.get(seat, 0) + cards
-        s.penalty_turn[seat] = s.turn_id
+        if counts_for_turn:
+            s.penalty_turn[seat] = s.turn_id
         s.uno_called[seat] = False
 
     def take_from_pile(self, count: int) -> None:
@@ -224,11 +240,16 @@ class Game:
             return
         seat = s.turn
         s.timer_fired = True
-        s.timeouts[seat] += 1
-        if s.timeouts[seat] <= r.timer_warnings:
+        # the flag belongs to the turn: its line is the event that began it, so that its id stays the same whatever
+        # event (a referee's ruling or correction among them) happens to come after the deadline
+        line = s.turn_line if s.turn_line is not None else event.line
+        nth = s.timeouts[seat] + 1
+        if f"{line}-turn_timeout-{seat}" not in self.dismissed:  # a dismissed timeout was never the warning
+            s.timeouts[seat] = nth
+        if nth <= r.timer_warnings:
             self.flag("turn_timeout", seat, event,
                       f"{s.name(seat)} took longer than {r.turn_timer_s:g} s for a turn: a warning, no penalty.",
-                      t=deadline, penalty=0)
+                      t=deadline, penalty=0, line=line)
             return
         if s.pending:  # the turn ends: what was owed to the draw pile is still owed
             s.counts[seat] += s.pending
@@ -236,7 +257,7 @@ class Game:
             s.pending, s.pending_kind = 0, None
         self.flag("turn_timeout", seat, event,
                   f"{s.name(seat)} took longer than {r.turn_timer_s:g} s for a turn again: "
-                  f"{r.timer_penalty} penalty card and the turn ends.", t=deadline)
+                  f"{r.timer_penalty} penalty card and the turn ends.", t=deadline, line=line)
         self.set_turn(self.next_seat(seat), deadline)
 
     # ------------------------------------------------------------------ handlers
@@ -331,8 +352,7 @@ class Game:
             paid = min(s.owed[seat], ev.count)
             s.owed[seat] -= paid
             s.counts[seat] -= paid
-            if s.pending and seat == s.turn:
-                s.pending, s.pending_kind = 0, None
+            after_last_card(self, ev, seat, ev.count - paid)
             return
         if s.phase != "playing":
             self.warn(ev, f"{s.name(seat)} drew before the hand started")
@@ -359,6 +379,8 @@ class Game:
         s.counts[seat] += rest
         s.uno_called[seat] = False
         assert s.turn is not None
+        if s.pending_paid and seat != s.turn:
+            short_draw(self, ev)  # another seat draws: the turn that owed a draw was left short
         if seat != s.turn and s.turn_drawn and seat == self.next_seat(s.turn):
             self.set_turn(seat, ev.t)  # the previous seat drew and kept it without saying "pass"
         if seat != s.turn:
@@ -367,15 +389,20 @@ class Game:
             return
         s.w4 = None if s.w4 is not None and s.w4.challenger is None else s.w4
         if s.pending:
-            owed, kind = s.pending, s.pending_kind
-            s.pending, s.pending_kind = 0, None
-            if rest != owed:
-                self.flag("wrong_draw", seat, ev, f"{s.name(seat)} drew {rest} card(s) but had to draw {owed}.",
+            if rest < s.pending:  # part of it: the rest may follow in further draws before the table moves on
+                part_draw(self, ev, seat, rest)
+                return
+            withdraw_short_flag(self)
+            kind, owed, drawn = s.pending_kind, s.pending + s.pending_paid, rest + s.pending_paid
+            s.pending, s.pending_kind, s.pending_paid = 0, None, 0
+            if drawn != owed:
+                self.flag("wrong_draw", seat, ev, f"{s.name(seat)} drew {drawn} card(s) but had to draw {owed}.",
                           detail=self.pending_detail(kind))
             if kind == "wild-draw4" or s.ruleset.d2_costs_turn:
                 self.set_turn(self.next_seat(seat), ev.t)
             else:
                 s.turn_drawn = True
+                s.paid_pending = True  # OL-D2: "draws 2 cards can play" (a pair of identical cards too)
             return
         if s.ruleset.draw_until_playable:
             s.turn_drawn = True
@@ -394,6 +421,12 @@ class Game:
         seat = ev.seat if ev.seat is not None else s.turn
         if seat != s.turn:
             self.warn(ev, f"{s.name(seat)} said pass when it was {s.name(s.turn)}'s turn; ignored")
+            return
+        if s.pending_paid:
+            kind = s.pending_kind
+            short_draw(self, ev)
+            if kind != "wild-draw4" and not s.ruleset.d2_costs_turn:
+                self.set_turn(self.next_seat(seat), ev.t)
             return
         if s.pending:
             self.flag("wrong_draw", seat, ev,
@@ -416,6 +449,15 @@ class Game:
         s = self.state
         w4 = s.w4
         r = s.ruleset
+        if (s.phase == "hand_over" and r.w4_challenge and s.pending_kind == "wild-draw4" and ev.seat is not None
+                and ev.seat == s.turn and not s.pending_paid and r.last_card_draw_counts):
+            # MA-LAST / MA-CHALLENGE: a Wild Draw Four laid as the last card left an empty hand, so it was legal;
+            # the challenger draws the four and the two more, and they count in the score
+            s.pending, s.pending_kind = 0, None
+            self.flag("failed_challenge", ev.seat, ev,
+                      f"{s.name(ev.seat)} challenged the Wild Draw Four laid as the last card; a player with no cards "
+                      f"left held nothing playable: {s.name(ev.seat)} draws {r.w4_wrong_draw}.")
+            return
         if not r.w4_challenge or w4 is None or w4.challenger is not None or s.pending_kind != "wild-draw4":
             self.warn(ev, f"{s.name(ev.seat)} challenged, but there is no Wild Draw Four to challenge; ignored")
             return
@@ -438,6 +480,7 @@ class Game:
         if s.phase == "hand_over":
             from .scoring import score_hand
 
+            reveal_without_last_draw(self, ev)
             held = max(0, s.counts[ev.seat] - s.owed[ev.seat])
             if len(ev.cards) != held:
                 self.flag("count_mismatch", ev.seat, ev,
@@ -455,7 +498,9 @@ class Game:
             return
         if f.status == ev.decision:
             return
-        if f.penalty and ev.decision == "dismissed":
+        if f.hand != s.hand:  # that hand's cards are gone (EVENTS.md hand_start: every seat holds 7 again)
+            pass
+        elif f.penalty and ev.decision == "dismissed":
             back = f.penalty
             s.counts[f.seat] = max(0, s.counts[f.seat] - back)
             s.owed[f.seat] = max(0, s.owed[f.seat] - back)
@@ -485,52 +530,23 @@ _HANDLERS: dict[type, Any] = {
 }
 
 
-def apply_corrections(events: Sequence[Event]) -> list[Event]:
-    """The log as the referee corrected it: each `correction` replaces (or strikes) the event on its line.
+def fold(events: Sequence[Event], ruleset: str | Ruleset | None = None,
+         base_dir: str | Path | None = None) -> Game:
+    """The game after the whole log, corrections applied first.
 
-    A later correction of the same line wins; a correction that is itself struck by a later one no longer applies.
-    Lines keep their original numbers, so flags still point at the line a referee sees in the raw log.
-    """
-    by_line: dict[int, Event] = {}
-    for i, ev in enumerate(events, start=1):
-        by_line[ev.line if ev.line is not None else i] = ev
-    corrections = [ev for ev in events if isinstance(ev, Correction)]
-    if not corrections:
-        return list(events)
-    struck: set[int] = set()
-    for c in reversed(corrections):
-        if c.line in struck:
-            continue
-        target = by_line.get(c.target_line)
-        if isinstance(target, Correction) and c.event is None:
-            struck.add(c.target_line)
-    replaced: dict[int, Event | None] = {}
-    for c in corrections:
-        if c.line in struck:
-            continue
-        if c.event is None:
-            replaced[c.target_line] = None
-        else:
-            fixed = c.event
-            object.__setattr__(fixed, "line", c.target_line)
-            replaced[c.target_line] = fixed
-    out: list[Event] = []
-    for i, ev in enumerate(events, start=1):
-        line = ev.line if ev.line is not None else i
-        if line in replaced:
-            fixed_event = replaced[line]
-            if fixed_event is not None:
-                # the corrected event happens when the original did, unless the referee moved it within its
-                # neighbours: a correction written later must not make time run backwards (a turn timer would fire)
-                lo = out[-1].t if out else 0.0
-                hi = events[i].t if i < len(events) else float("inf")
-                if not lo <= fixed_event.t <= hi:
-                    fixed_event = dataclasses.replace(fixed_event, t=ev.t)
-                    object.__setattr__(fixed_event, "line", line)
-                out.append(fixed_event)
-            continue
-        out.append(ev)
-    return out
+    Where the referee dismissed flags, the log is folded a second time knowing which: a mistake that did not happen
+    must not be the one penalty of its turn that spares the next mistake (OL-PENALTY), nor the warning that makes
+    the next timeout cost (FA-TIMER). Both passes give the same flag ids, so the rulings find their flags again."""
+    corrected = apply_corrections(events)
+    game = Game(ruleset, base_dir)
+    for ev in corrected:
+        game.apply(ev)
+    dismissed = frozenset(f.id for f in game.state.flags if f.status == "dismissed")
+    if dismissed:
+        game = Game(ruleset, base_dir, dismissed)
+        for ev in corrected:
+            game.apply(ev)
+    return game
 
 
 def replay(events: Iterable[Event], ruleset: str | Ruleset | None = None,
@@ -540,9 +556,7 @@ def replay(events: Iterable[Event], ruleset: str | Ruleset | None = None,
     for i, ev in enumerate(evs, start=1):
         if ev.line is None:
             object.__setattr__(ev, "line", i)
-    game = Game(ruleset, base_dir)
-    for ev in apply_corrections(evs):
-        game.apply(ev)
+    game = fold(evs, ruleset, base_dir)
     fixes = [ev for ev in evs if isinstance(ev, Correction)]
     if fixes:
         lines = {ev.line for ev in evs}

@@ -24,6 +24,7 @@ class Flag:
     status: str = "open"
     ruled_at: float | None = None
     note: str | None = None
+    hand: int = 0  # the hand it was raised in: a ruling after that hand changes no cards of a later one
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {

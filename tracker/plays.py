@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from .calls import open_uno_watch
 from .cards import Card
+from .draws import short_draw
 from .events import Play, Starter
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ def check_play(g: Game, ev: Play, seat: int, is_turn: bool) -> None:
             g.flag("wrong_draw", seat, ev, f"{who} laid {laid} instead of drawing the {s.pending} card(s) owed.",
                    detail=g.pending_detail())
         return
-    if len(cards) > 1 and s.turn_drawn and not r.draw_until_playable:
+    if len(cards) > 1 and s.turn_drawn and not r.draw_until_playable and not s.paid_pending:
         # CH-DRAW / MA-DRAW / OL-MATCH: after drawing, only the drawn card may be laid; two came partly from the hand
         g.flag("too_many_cards", seat, ev, f"{who} drew and then laid {laid}: only the drawn card may follow a draw.",
                detail="after_draw")
@@ -155,15 +156,18 @@ def apply_play(g: Game, ev: Play) -> None:
         g.warn(ev, f"{s.name(seat)} played before a starter card was turned")
         if s.turn is None:
             return
+    if s.pending_paid and seat != s.turn:
+        short_draw(g, ev)  # another seat plays: the turn that owed a draw was left short
     if seat != s.turn and s.turn_drawn and not s.pending and seat == g.next_seat(s.turn):
         g.set_turn(seat, ev.t)  # the previous seat drew and kept the card without saying "pass"
     is_turn = seat == s.turn
+    before = len(s.flags)
     check_play(g, ev, seat, is_turn)
-    resolve(g, ev, seat, inferred)
+    resolve(g, ev, seat, inferred, legal=not any(f.seat == seat for f in s.flags[before:]))
 
 
-def resolve(g: Game, ev: Play, seat: int, inferred: bool) -> None:
-    """Move the cards and carry out what they do."""
+def resolve(g: Game, ev: Play, seat: int, inferred: bool, legal: bool = True) -> None:
+    """Move the cards and carry out what they do. `legal`: the play itself raised no flag on its seat."""
     s = g.state
     r = s.ruleset
     cards = ev.cards
@@ -230,6 +234,16 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool) -> None:
         s.pending, s.pending_kind = 0, None
     nxt = g.next_seat(seat, 1 + skips)
     winner = seat if s.counts[seat] == 0 else None
+    if winner is None and legal and r.uno_call_deadline == "next_turn" and s.counts[seat] <= s.owed[seat]:
+        # the seat laid its last card while penalty cards it never drew were still charged to it (a missed UNO
+        # closed by this very play, its own next turn at two seats, when MA-UNO allows no catch any more; or one
+        # the table never made it draw): its hand is empty, so the hand is over (MA-SCORE "Once a player has no
+        # cards left", FA-WIN); the flags stand. Where UNO is said while laying the card (CH-UNO, OL-UNO), laying
+        # the last card without it is the catch itself, and the penalty keeps the seat in the hand.
+        g.warn(ev, f"{s.name(seat)} laid its last card still owing {s.owed[seat]} penalty card(s) it never drew: "
+                   "it is out, and those cards are not charged")
+        s.counts[seat] = s.owed[seat] = 0
+        winner = seat
     if r.seven_zero and last.value in ("0", "7"):
         exchange(g, ev, seat, last.value, ev.target)
         winner = next((i for i in range(s.n) if s.counts[i] == 0), None)

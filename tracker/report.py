@@ -6,7 +6,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from .engine import Replay, apply_corrections
+from .corrections import apply_corrections
+from .engine import Replay
 from .events import (
     Challenge,
     ColorCall,
@@ -107,5 +108,11 @@ def score_sheet(scores: dict[str, Any], players: list[str]) -> str:
         out.append(f"  {i:>4}  " + "".join(str(v).rjust(width) for v in hand))
     out.append("  total " + "".join(str(v).rjust(width) for v in scores.get("totals", [])))
     winner = scores.get("winner")
-    out.append("winner: " + (_seat(players, winner) if isinstance(winner, int) else "none yet"))
+    totals, target = scores.get("totals") or [0], scores.get("target")
+    if isinstance(winner, int):
+        out.append("winner: " + _seat(players, winner))
+    elif isinstance(target, int) and max(totals) >= target:  # OL-GOAL: the lowest totals tied; no tie-break given
+        out.append("winner: none, a tie (the match is over; the rules name no tie-break)")
+    else:
+        out.append("winner: none yet")
     return "\n".join(out)

@@ -365,16 +365,19 @@ class Simulator:
         deadline = s.turn_started + self.r.turn_timer_s
         self.t = round(deadline + self.rng.uniform(0.5, 2.0), 3)
         warned = s.timeouts[seat] < self.r.timer_warnings
+        start = s.turn_line  # a timeout's flag is on the line that began the turn (`Game.check_timer`)
+        assert start is not None
         if warned:
             fitting = self.legal_cards(seat)
             if fitting:
-                self.play(seat, [fitting[0]], expect="turn_timeout", keep_time=True)
+                self.play(seat, [fitting[0]], keep_time=True)
             else:
-                self.draw(seat, 1, expect="turn_timeout", keep_time=True)
+                self.draw(seat, 1, keep_time=True)
+            self.expect("turn_timeout", seat, start)
             return
         self.take(seat, 1, penalty=True)
-        line = self.emit({"type": "draw", "seat": seat, "count": 1})
-        self.expect("turn_timeout", seat, line)
+        self.emit({"type": "draw", "seat": seat, "count": 1})
+        self.expect("turn_timeout", seat, start)
 
     def maybe_out_of_turn(self) -> bool:
         """Jump-ins (legal or not) and plays out of turn, by a seat other than the one whose turn it is."""

@@ -54,6 +54,12 @@ class GameState:
     color: str | None = None
     pending: int = 0
     pending_kind: str | None = None
+    pending_paid: int = 0  # cards the seat owing `pending` drew towards it so far this turn (a draw in parts)
+    pending_line: int | None = None  # the line and time of that seat's last draw towards it
+    pending_t: float = 0.0
+    short_flag: str | None = None  # the id of the flag on such a draw while the rest may still follow
+    paid_pending: bool = False  # this turn's draw paid a Draw Two whose cards do not cost the turn (OL-D2)
+    turn_line: int | None = None  # the log line whose event began the current turn (a turn timeout's cause)
     counts: list[int] = field(default_factory=list)
     owed: list[int] = field(default_factory=list)
     draw_pile: int = 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from tracker.engine import Game, apply_corrections, replay
+from tracker.engine import fold, replay
 from tracker.log import LogError, check_seats, event_to_dict, parse_event
 from tracker.ruleset import RULESET_NAMES, RulesetError
 
@@ -126,13 +126,14 @@ class LiveTables:
         _note_rig_seq(tl, tl.bodies)
         tl.last_received = stored[-1].received_at if stored else 0.0
         self._rebuild(tl)
+        # the flags as this engine raises them: a store written by an earlier version may hold others, and the
+        # referee queue reads the store
+        self.store.save_flags(tl.info.id, tl.flags)
 
     def _rebuild(self, tl: TableLive, events: list[Any] | None = None) -> Any:
         """Full replay: a fresh Game folds the log as corrected (what `tracker.engine.replay` does), and stays warm
         for the plain appends that follow, since a later event can't change how an earlier line was corrected."""
-        game = Game(ruleset=tl.info.ruleset)
-        for ev in apply_corrections(tl.events if events is None else events):
-            game.apply(ev)
+        game = fold(tl.events if events is None else events, tl.info.ruleset)
         tl.game = game
         result = game.result()
         if events is None:
@@ -263,7 +264,8 @@ class LiveTables:
         bodies = [event_to_dict(ev) for ev in parsed]
         old_flags = tl.flags
         try:
-            if any(ev.type == "correction" for ev in parsed):
+            # a correction rewrites an earlier line; a ruling may change what an earlier mistake cost (`fold`)
+            if any(ev.type in REFEREE_TYPES for ev in parsed):
                 result = self._rebuild(tl, tl.events + parsed)
             else:
                 for ev in parsed:

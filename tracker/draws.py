@@ -1,0 +1,91 @@
+"""Draws the engine checks beyond one card a turn: a pending Draw Two / Wild Draw Four drawn in parts, and the cards
+the next player draws after a last Draw Two or Wild Draw Four (MA-LAST).
+
+Why a module of its own: the camera reports each trip to the draw pile as a `draw`, so a +4 often arrives as four
+events, and the rules set how many cards, never that they come in one handful (MA-D2, OL-W4, CH-D2, FA-ACTION)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .events import Draw, Event, Reveal
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+
+def short_draw(g: Game, event: Event) -> None:
+    """The seat owing a Draw Two or Wild Draw Four drew only part of it and the table moved on (another seat
+    acted, or it passed): the short draw's flag becomes final, with its penalty; the cards not drawn stay owed.
+
+    Why it waits: the rules set how many cards, not that they come in one handful, and the camera reports each
+    trip to the pile as a draw (MA-D2, OL-W4, CH-D2, FA-ACTION). Until the table moves on, the flag is raised
+    without a penalty and is withdrawn if the rest is drawn (`part_draw`)."""
+    s = g.state
+    seat, kind = s.turn, s.pending_kind
+    assert seat is not None
+    left, drawn = s.pending, s.pending_paid
+    withdraw_short_flag(g)
+    s.pending, s.pending_kind, s.pending_paid = 0, None, 0
+    g.flag("wrong_draw", seat, event,
+              f"{s.name(seat)} drew {drawn} card(s) but had to draw {drawn + left}; the other {left} are still "
+              "owed.", line=s.pending_line, t=s.pending_t, detail=g.pending_detail(kind))
+    s.counts[seat] += left
+    s.owed[seat] += left
+    if kind == "wild-draw4" or s.ruleset.d2_costs_turn:
+        g.set_turn(g.next_seat(seat), event.t)
+    else:
+        s.turn_drawn = True
+        s.paid_pending = True
+
+def part_draw(g: Game, ev: Draw, seat: int, rest: int) -> None:
+    """`rest` cards towards a pending draw that asks for more: flagged at once (a log may end here), without a
+    penalty, and the flag is withdrawn if the rest follows before the table moves on (`short_draw`)."""
+    s = g.state
+    s.pending -= rest
+    s.pending_paid += rest
+    s.pending_line, s.pending_t = ev.line, ev.t
+    withdraw_short_flag(g)
+    f = g.flag("wrong_draw", seat, ev, f"{s.name(seat)} drew {s.pending_paid} card(s) but had to draw "
+                  f"{s.pending_paid + s.pending}.", detail=g.pending_detail(), penalty=0)
+    s.short_flag = f.id
+
+def withdraw_short_flag(g: Game) -> None:
+    s = g.state
+    if s.short_flag is not None:
+        f = s.flag_index.pop(s.short_flag, None)
+        if f is not None:
+            s.flags.remove(f)
+        s.short_flag = None
+
+def after_last_card(g: Game, ev: Draw, seat: int, rest: int) -> None:
+    """MA-LAST: after a last Draw Two or Wild Draw Four the next player still draws its cards, which count in
+    the score; drawing more, or another seat drawing, is flagged like a draw in the hand (the cards stay and are
+    scored). Where the hand simply ends (OL-SCORE), nothing is owed and nothing is checked."""
+    s = g.state
+    if not rest or not s.ruleset.last_card_draw_counts or s.hand_scored:
+        return
+    detail = "last.w4" if s.pending_kind == "wild-draw4" else "last"
+    if s.pending and seat == s.turn:
+        if rest > s.pending:
+            g.flag("wrong_draw", seat, ev, f"{s.name(seat)} drew {s.pending_paid + rest} card(s) after the "
+                      f"last card, but had to draw {s.pending_paid + s.pending}.", detail=detail, penalty=0)
+        s.pending_paid += min(rest, s.pending)
+        s.pending = max(0, s.pending - rest)
+        if not s.pending:
+            s.pending_kind, s.pending_paid = None, 0
+        return
+    owed_by = f"; {s.name(s.turn)} owes the {s.pending} card(s)" if s.pending and s.turn is not None else ""
+    g.flag("wrong_draw", seat, ev, f"{s.name(seat)} drew {rest} card(s) after the hand ended, when it had "
+              f"none to draw{owed_by}.", detail=detail, penalty=0)
+
+def reveal_without_last_draw(g: Game, ev: Reveal) -> None:
+    """MA-LAST: the next player showed its hand without drawing (all of) the last card's Draw Two / Four."""
+    s = g.state
+    if not (s.pending and ev.seat is not None and ev.seat == s.turn and s.ruleset.last_card_draw_counts):
+        return
+    drawn, due = s.pending_paid, s.pending_paid + s.pending
+    g.flag("wrong_draw", ev.seat, ev, f"{s.name(ev.seat)} showed its hand having drawn {drawn} of the {due} "
+              "card(s) the last card made it draw; they count in the score but were not seen.",
+              detail="last.w4" if s.pending_kind == "wild-draw4" else "last", penalty=0)
+    s.pending, s.pending_kind, s.pending_paid = 0, None, 0
