@@ -21,6 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     b.add_argument("--min-visible", type=float, default=None,
                    help="label cards showing at least this share of their face (default 0.3)")
     b.add_argument("--workers", type=int, default=None, help="worker processes (default: up to 2)")
+    b.add_argument("--oval", choices=("trained", "printed"), default="trained",
+                   help="which way the faces' white oval leans: as the shipped models were trained (default) or as "
+                        "the real deck prints it (datasets.faces.OVAL_LEAN)")
     b.set_defaults(func=_build)
 
 
@@ -28,12 +31,14 @@ def _build(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from datasets.export import LABEL_MIN_VISIBLE, build_dataset
+    from datasets.faces import OVAL_AS_PRINTED, OVAL_AS_TRAINED
 
     try:
         yaml_path = build_dataset(
             args.out, args.images, args.seed, args.val_fraction, args.workers, args.kind,
             progress=lambda it, total: tqdm(it, total=total, desc="rendering scenes", unit="img"),
             min_visible=LABEL_MIN_VISIBLE if args.min_visible is None else args.min_visible,
+            lean=OVAL_AS_PRINTED if args.oval == "printed" else OVAL_AS_TRAINED,
         )
     except (ValueError, OSError) as exc:
         print(f"dataset build: {exc}", file=sys.stderr)

@@ -24,6 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets import faces
 from datasets.faces import BACK
 from datasets.labels import yolo_row
 from datasets.scenes import render_scene
@@ -45,10 +46,12 @@ class BuildJob:
     split: str
     kind: str | None
     min_visible: float = LABEL_MIN_VISIBLE
+    lean: int = faces.OVAL_AS_TRAINED
 
 
 def _render_one(job: BuildJob) -> int:
     """Render scene `job.index` and write its JPEG and YOLO label file; returns the number of boxes."""
+    faces.OVAL_LEAN = job.lean  # this process renders only this build's scenes
     rng = np.random.default_rng([job.seed, job.index])
     scene = render_scene(rng, ALL_CODES, kind=job.kind, min_visible=0.0)
     h, w = scene.image.shape[:2]
@@ -84,11 +87,12 @@ def build_dataset(
     kind: str | None = None,
     progress: Callable[[Iterable[int], int], Iterable[int]] | None = None,
     min_visible: float = LABEL_MIN_VISIBLE,
+    lean: int = faces.OVAL_AS_TRAINED,
 ) -> Path:
     """Render `images` scenes into `out` (the last `val_fraction` of them to the val split); returns data.yaml.
 
     `progress(iterable, total)` wraps the stream of finished scenes (a tqdm bar in the CLI). Cards showing at least
-    `min_visible` of their face are labelled.
+    `min_visible` of their face are labelled; `lean`: which way the faces' ovals lean (`datasets.faces.OVAL_LEAN`).
     """
     if images < 1:
         raise ValueError(f"--images must be at least 1, got {images}")
@@ -100,7 +104,7 @@ def build_dataset(
     for split in ("train", "val"):
         for part in ("images", "labels", "visibility"):
             (out / part / split).mkdir(parents=True, exist_ok=True)
-    jobs = [BuildJob(str(out), seed, i, "val" if i >= images - n_val else "train", kind, min_visible)
+    jobs = [BuildJob(str(out), seed, i, "val" if i >= images - n_val else "train", kind, min_visible, lean)
             for i in range(images)]
     workers = workers or max(1, min(2, os.cpu_count() or 1))
     if workers == 1:

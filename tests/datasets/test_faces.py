@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.faces import BACK, CARD_H, CARD_W, render_face
+from datasets.faces import BACK, CARD_H, CARD_W, OVAL_AS_PRINTED, render_face
 from tracker.cards import ALL_CODES
 
 
@@ -32,6 +32,32 @@ def test_faces_vary_between_draws() -> None:
     a = render_face("blue-7", np.random.default_rng(1)).image
     b = render_face("blue-7", np.random.default_rng(2)).image
     assert np.abs(a.astype(int) - b.astype(int)).mean() > 3
+
+
+def test_oval_can_lean_right_as_printed() -> None:
+    """Drawn as printed (`OVAL_AS_PRINTED`), the deck's white oval runs from the top right to the bottom left (the real photos), so the corner indices,
+    top left and bottom right, sit on the colour: the upper right and the lower left of the face are white."""
+    for seed in range(5):
+        img = render_face("blue-2", np.random.default_rng(seed), style="classic", lean=OVAL_AS_PRINTED).image.astype(int)
+        upper_right, upper_left = img[int(CARD_H * 0.25), int(CARD_W * 0.75)], img[int(CARD_H * 0.25), int(CARD_W * 0.2)]
+        assert upper_right.min() > 180  # white
+        assert upper_left[0] > upper_left[2] + 60  # blue
+
+
+def test_hooked_reverse_is_an_s_on_the_diagonal() -> None:
+    """The classic deck's Reverse (`_hooked_reverse`): two arrows on the rising diagonal, parted by a thin gap.
+
+    Why: real Reverses were read as 4s; the print must be the real one, heads upper right and lower left."""
+    from datasets.faces import _hooked_reverse
+
+    for seed in range(5):
+        m = _hooked_reverse(200, np.random.default_rng(seed)) > 127
+        ys, xs = np.nonzero(m)
+        # ink on the rising diagonal: the upper right and lower left quarters hold more than the other two
+        up_right = np.sum((xs > 100) & (ys < 100)) + np.sum((xs < 100) & (ys > 100))
+        assert up_right > 1.5 * (m.sum() - up_right)
+        n, _ = cv2.connectedComponents(m.astype(np.uint8))
+        assert n - 1 == 2  # two arrows, not one blob: the caller's outline draws the gap between them black
 
 
 def test_six_and_nine_differ() -> None:
