@@ -82,7 +82,10 @@ def hear_uno(g: Game, ev: Uno) -> None:
             return
     held = max(0, s.counts[seat] - s.owed[seat])
     if held >= 3 and ev.seat is not None and s.phase == "playing" and s.ruleset.early_uno_penalty:
-        g.flag("early_uno", seat, ev, f"{s.name(seat)} called UNO holding {held} cards.")
+        # FA-EARLY: "one penalty card"; "UNO! UNO!" heard as two words is one early call while the hand is the same
+        if s.early_uno_seen.get(seat) != (s.hand, held, s.plays_this_hand):
+            s.early_uno_seen[seat] = (s.hand, held, s.plays_this_hand)
+            g.flag("early_uno", seat, ev, f"{s.name(seat)} called UNO holding {held} cards.")
         return
     if held == 1:
         s.uno_called[seat] = True

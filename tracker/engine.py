@@ -378,6 +378,7 @@ class Game:
             return
         s.counts[seat] += rest
         s.uno_called[seat] = False
+        s.last_uno_call[seat] = -1e9  # a call made before drawing is not a call for the card laid after it
         assert s.turn is not None
         if s.pending_paid and seat != s.turn:
             short_draw(self, ev)  # another seat draws: the turn that owed a draw was left short

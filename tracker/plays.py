@@ -205,7 +205,8 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool, legal: bool = True) ->
         s.last_uno_anon = -1e9
     elif s.counts[seat] - owed != 1:
         s.uno_called[seat] = False
-        s.last_uno_call[seat] = -1e9  # a call before a play that leaves two or more cards answered nothing
+        # a call before a play that leaves two or more cards answered nothing, the seat's own or an unattributed one
+        s.last_uno_call[seat] = s.last_uno_anon = -1e9
 
     skips = 0
     for c in cards:

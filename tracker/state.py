@@ -74,6 +74,7 @@ class GameState:
     uno_called: list[bool] = field(default_factory=list)
     last_uno_call: list[float] = field(default_factory=list)
     last_uno_anon: float = -1e9
+    early_uno_seen: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # the hand at its early call
     watches: list[UnoWatch] = field(default_factory=list)
     # seat, line, deadline, detail, turn_id of the play
     awaiting_color: tuple[int, int, float | None, str | None, int] | None = None
