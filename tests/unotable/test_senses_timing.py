@@ -410,7 +410,9 @@ def test_a_null_seat_call_before_a_play_leaving_two_cards_answers_nothing() -> N
     assert _codes(_replay_dicts(game).flags) == [("missed_uno", 1)]
 
 
-def test_a_null_seat_call_carries_over_through_the_runner(tmp_path: Path) -> None:
+def test_a_null_seat_call_does_not_carry_over_through_the_runner(tmp_path: Path) -> None:
+    """The same through `unotable run`'s merge: a mono microphone's UNO before seat 0's play (which left it two
+    cards) is not seat 1's call for its last-but-one card."""
     game = _game(n_plays=9) + [{"t": 20.0, "type": "play", "seat": 0, "cards": ["red-1"], "source": "vision"},
                                {"t": 22.0, "type": "play", "seat": 1, "cards": ["red-2"], "source": "vision"},
                                {"t": 24.0, "type": "draw", "seat": 0, "count": 1, "source": "vision"}]
