@@ -60,8 +60,8 @@ def withdraw_short_flag(g: Game) -> None:
 
 def after_last_card(g: Game, ev: Draw, seat: int, rest: int) -> None:
     """MA-LAST: after a last Draw Two or Wild Draw Four the next player still draws its cards, which count in
-    the score; drawing more, or another seat drawing, is flagged like a draw in the hand (the cards stay and are
-    scored). Where the hand simply ends (OL-SCORE), nothing is owed and nothing is checked."""
+    the score; drawing more, or another seat drawing while they are owed, is flagged like a draw in the hand (the
+    cards stay and are scored). Where the hand simply ends (OL-SCORE), or once they are drawn, nothing is checked."""
     s = g.state
     if not rest or not s.ruleset.last_card_draw_counts or s.hand_scored:
         return
@@ -75,9 +75,10 @@ def after_last_card(g: Game, ev: Draw, seat: int, rest: int) -> None:
         if not s.pending:
             s.pending_kind, s.pending_paid = None, 0
         return
-    owed_by = f"; {s.name(s.turn)} owes the {s.pending} card(s)" if s.pending and s.turn is not None else ""
-    g.flag("wrong_draw", seat, ev, f"{s.name(seat)} drew {rest} card(s) after the hand ended, when it had "
-              f"none to draw{owed_by}.", detail=detail, penalty=0)
+    if not s.pending:  # nothing owed: cards taken after the hand are the next deal or a tidy-up, not a move
+        return
+    g.flag("wrong_draw", seat, ev, f"{s.name(seat)} drew {rest} card(s) after the hand ended, when it had none to "
+              f"draw; {s.name(s.turn)} owes the {s.pending} card(s).", detail=detail, penalty=0)
 
 def reveal_without_last_draw(g: Game, ev: Reveal) -> None:
     """MA-LAST: the next player showed its hand without drawing (all of) the last card's Draw Two / Four."""

@@ -71,6 +71,10 @@ PASSING = [
              "D3 4; R1 red-9; R2 red-1; R3 green-2,green-3,green-4,green-5,green-6",
              state={"hand_winner": 0, "counts": [0, 1, 1, 5]}, scores={"hands": [[30, 0, 0, 0]]},
              why=MA_LAST + " After a Reverse the next player is the one to the right (seat 3)."),
+    RuleCase("MA-LAST", MA, "~6; P0 wild-draw4 blue; D1 4; D2; R1 red-9,red-1,red-2,red-3,red-4; R2 red-1,red-5; "
+             "R3 green-2", state={"hand_winner": 0}, scores={"hands": [[27, 0, 0, 0]]},
+             why=MA_LAST + " Once the four are drawn nothing is owed: a card another seat takes after the hand is "
+                 "no move and no mistake (the camera sees the deck tidied or the next deal); it is in the hand shown"),
     RuleCase("OL-SCORE", OL, "~6; P0 wild-draw4 blue; R1 red-9; R2 wild; R3 blue-skip",
              state={"phase": "hand_over", "pending_draw": 0}, scores={"hands": [[0, 9, 50, 20]]},
              why='"Once a player plays their last card, the hand is over." — unlike Mattel, no four cards are owed'),
