@@ -92,6 +92,16 @@ def hear_uno(g: Game, ev: Uno) -> None:
     s.last_uno_call[seat] = ev.t
 
 
+def colour_heard_before(g: Game, seat: int, t: float) -> str | None:
+    """The colour heard just before a black card `seat` laid or turned at `t` (from that seat or an unattributed
+    voice, within `uno_call_lead_s`): speech can decide a word before the camera decides the card."""
+    s = g.state
+    if s.last_color_call is None:
+        return None
+    heard_t, who, named = s.last_color_call
+    return named if (who is None or who == seat) and 0 <= t - heard_t <= s.ruleset.uno_call_lead_s else None
+
+
 def hear_color(g: Game, ev: ColorCall) -> None:
     """A colour named: by the seat that laid the black card, or kept for the play it precedes."""
     s = g.state

@@ -28,8 +28,8 @@ def short_draw(g: Game, event: Event) -> None:
     withdraw_short_flag(g)
     s.pending, s.pending_kind, s.pending_paid = 0, None, 0
     g.flag("wrong_draw", seat, event,
-              f"{s.name(seat)} drew {drawn} card(s) but had to draw {drawn + left}; the other {left} are still "
-              "owed.", line=s.pending_line, t=s.pending_t, detail=g.pending_detail(kind))
+           f"{s.name(seat)} drew {drawn} card(s) but had to draw {drawn + left}; the other {left} are still "
+           "owed.", line=s.pending_line, t=s.pending_t, detail=g.pending_detail(kind))
     s.counts[seat] += left
     s.owed[seat] += left
     if kind == "wild-draw4" or s.ruleset.d2_costs_turn:
@@ -37,6 +37,7 @@ def short_draw(g: Game, event: Event) -> None:
     else:
         s.turn_drawn = True
         s.paid_pending = True
+
 
 def part_draw(g: Game, ev: Draw, seat: int, rest: int) -> None:
     """`rest` cards towards a pending draw that asks for more: flagged at once (a log may end here), without a
@@ -47,16 +48,19 @@ def part_draw(g: Game, ev: Draw, seat: int, rest: int) -> None:
     s.pending_line, s.pending_t = ev.line, ev.t
     withdraw_short_flag(g)
     f = g.flag("wrong_draw", seat, ev, f"{s.name(seat)} drew {s.pending_paid} card(s) but had to draw "
-                  f"{s.pending_paid + s.pending}.", detail=g.pending_detail(), penalty=0)
+               f"{s.pending_paid + s.pending}.", detail=g.pending_detail(), penalty=0)
     s.short_flag = f.id
 
+
 def withdraw_short_flag(g: Game) -> None:
+    """Take back the penalty-free flag `part_draw` raised (the rest was drawn, or the flag is raised anew)."""
     s = g.state
     if s.short_flag is not None:
         f = s.flag_index.pop(s.short_flag, None)
         if f is not None:
             s.flags.remove(f)
         s.short_flag = None
+
 
 def after_last_card(g: Game, ev: Draw, seat: int, rest: int) -> None:
     """MA-LAST: after a last Draw Two or Wild Draw Four the next player still draws its cards, which count in
@@ -69,7 +73,7 @@ def after_last_card(g: Game, ev: Draw, seat: int, rest: int) -> None:
     if s.pending and seat == s.turn:
         if rest > s.pending:
             g.flag("wrong_draw", seat, ev, f"{s.name(seat)} drew {s.pending_paid + rest} card(s) after the "
-                      f"last card, but had to draw {s.pending_paid + s.pending}.", detail=detail, penalty=0)
+                   f"last card, but had to draw {s.pending_paid + s.pending}.", detail=detail, penalty=0)
         s.pending_paid += min(rest, s.pending)
         s.pending = max(0, s.pending - rest)
         if not s.pending:
@@ -78,7 +82,8 @@ def after_last_card(g: Game, ev: Draw, seat: int, rest: int) -> None:
     if not s.pending:  # nothing owed: cards taken after the hand are the next deal or a tidy-up, not a move
         return
     g.flag("wrong_draw", seat, ev, f"{s.name(seat)} drew {rest} card(s) after the hand ended, when it had none to "
-              f"draw; {s.name(s.turn)} owes the {s.pending} card(s).", detail=detail, penalty=0)
+           f"draw; {s.name(s.turn)} owes the {s.pending} card(s).", detail=detail, penalty=0)
+
 
 def reveal_without_last_draw(g: Game, ev: Reveal) -> None:
     """MA-LAST: the next player showed its hand without drawing (all of) the last card's Draw Two / Four."""
@@ -87,6 +92,6 @@ def reveal_without_last_draw(g: Game, ev: Reveal) -> None:
         return
     drawn, due = s.pending_paid, s.pending_paid + s.pending
     g.flag("wrong_draw", ev.seat, ev, f"{s.name(ev.seat)} showed its hand having drawn {drawn} of the {due} "
-              "card(s) the last card made it draw; they count in the score but were not seen.",
-              detail="last.w4" if s.pending_kind == "wild-draw4" else "last", penalty=0)
+           "card(s) the last card made it draw; they count in the score but were not seen.",
+           detail="last.w4" if s.pending_kind == "wild-draw4" else "last", penalty=0)
     s.pending, s.pending_kind, s.pending_paid = 0, None, 0

@@ -40,7 +40,7 @@ from .events import (
     Starter,
     Uno,
 )
-from .flags import Flag
+from .flags import Flag, flag_id
 from .plays import apply_play
 from .ruleset import Ruleset, RulesetError, load_ruleset
 from .state import GameState
@@ -169,10 +169,10 @@ class Game:
         line = event.line if line is None else line
         assert line is not None
         turn = s.turn_id if turn_id is None else turn_id
-        flag_id = f"{line}-{code}-{seat}"
-        if flag_id in s.flag_index:
-            return s.flag_index[flag_id]
-        stands = flag_id not in self.dismissed
+        fid = flag_id(line, code, seat)
+        if fid in s.flag_index:
+            return s.flag_index[fid]
+        stands = fid not in self.dismissed
         capped = False
         if cards and r.max_penalties_per_turn and code not in ("illegal_wild_draw4", "failed_challenge") and stands:
             if s.penalty_turn[seat] == turn:
@@ -181,12 +181,12 @@ class Game:
             message += " (no penalty: already penalised this turn)"
         if isinstance(event, Play) and event.seat is None and line == event.line:
             message += " (No sense saw who laid it: the seat is the one whose turn it was.)"
-        f = Flag(flag_id, event.t if t is None else t, code, seat, r.clause(code, detail), message, line, cards,
+        f = Flag(fid, event.t if t is None else t, code, seat, r.clause(code, detail), message, line, cards,
                  hand=s.hand)
         s.flags.append(f)
-        s.flag_index[flag_id] = f
+        s.flag_index[fid] = f
         if cards:
-            self.charge(seat, cards, counts_for_turn=stands)
+            self.charge(seat, cards, counts_for_turn=False)
             if stands:
                 s.penalty_turn[seat] = turn  # the turn the mistake was made in
         return f
@@ -243,8 +243,9 @@ class Game:
         # the flag belongs to the turn: its line is the event that began it, so that its id stays the same whatever
         # event (a referee's ruling or correction among them) happens to come after the deadline
         line = s.turn_line if s.turn_line is not None else event.line
+        assert line is not None
         nth = s.timeouts[seat] + 1
-        if f"{line}-turn_timeout-{seat}" not in self.dismissed:  # a dismissed timeout was never the warning
+        if flag_id(line, "turn_timeout", seat) not in self.dismissed:  # a dismissed timeout was never the warning
             s.timeouts[seat] = nth
         if nth <= r.timer_warnings:
             self.flag("turn_timeout", seat, event,
@@ -424,9 +425,8 @@ class Game:
             self.warn(ev, f"{s.name(seat)} said pass when it was {s.name(s.turn)}'s turn; ignored")
             return
         if s.pending_paid:
-            kind = s.pending_kind
             short_draw(self, ev)
-            if kind != "wild-draw4" and not s.ruleset.d2_costs_turn:
+            if s.turn == seat:  # a Draw Two that did not cost the turn (OL-D2): the pass ends it
                 self.set_turn(self.next_seat(seat), ev.t)
             return
         if s.pending:
@@ -499,13 +499,12 @@ class Game:
             return
         if f.status == ev.decision:
             return
-        if f.hand != s.hand:  # that hand's cards are gone (EVENTS.md hand_start: every seat holds 7 again)
-            pass
-        elif f.penalty and ev.decision == "dismissed":
+        same_hand = f.hand == s.hand  # an earlier hand's cards are gone (EVENTS.md hand_start: 7 each again)
+        if same_hand and f.penalty and ev.decision == "dismissed":
             back = f.penalty
             s.counts[f.seat] = max(0, s.counts[f.seat] - back)
             s.owed[f.seat] = max(0, s.owed[f.seat] - back)
-        elif f.penalty and f.status == "dismissed":
+        elif same_hand and f.penalty and f.status == "dismissed":
             self.charge(f.seat, f.penalty)
         f.status = ev.decision
         f.ruled_at = ev.t

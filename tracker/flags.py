@@ -6,6 +6,11 @@ from dataclasses import dataclass
 from typing import Any
 
 
+def flag_id(line: int, code: str, seat: int) -> str:
+    """A flag's id, `<line>-<code>-<seat>`: what rulings name, stable across replays of the same log."""
+    return f"{line}-{code}-{seat}"
+
+
 @dataclass(slots=True)
 class Flag:
     """One violation. `id` is `<line>-<code>-<seat>`, stable across replays of the same log.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .calls import open_uno_watch
+from .calls import colour_heard_before, open_uno_watch
 from .cards import Card
 from .draws import short_draw
 from .events import Play, Starter
@@ -161,13 +161,14 @@ def apply_play(g: Game, ev: Play) -> None:
     if seat != s.turn and s.turn_drawn and not s.pending and seat == g.next_seat(s.turn):
         g.set_turn(seat, ev.t)  # the previous seat drew and kept the card without saying "pass"
     is_turn = seat == s.turn
-    before = len(s.flags)
+    flags_before = len(s.flags)
     check_play(g, ev, seat, is_turn)
-    resolve(g, ev, seat, inferred, legal=not any(f.seat == seat for f in s.flags[before:]))
+    resolve(g, ev, seat, inferred, flags_before)
 
 
-def resolve(g: Game, ev: Play, seat: int, inferred: bool, legal: bool = True) -> None:
-    """Move the cards and carry out what they do. `legal`: the play itself raised no flag on its seat."""
+def resolve(g: Game, ev: Play, seat: int, inferred: bool, flags_before: int) -> None:
+    """Move the cards and carry out what they do. `flags_before`: how many flags there were before the play was
+    checked (a play that raised one on its own seat was not legal)."""
     s = g.state
     r = s.ruleset
     cards = ev.cards
@@ -184,11 +185,7 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool, legal: bool = True) ->
     s.top = last
     s.awaiting_color = None
     if last.is_wild:
-        color = ev.color
-        if color is None and s.last_color_call is not None:
-            t, who, named = s.last_color_call
-            if (who is None or who == seat) and ev.t - t <= r.uno_call_lead_s:
-                color = named
+        color = ev.color if ev.color is not None else colour_heard_before(g, seat, ev.t)
         s.color = color
         if color is None:
             deadline = ev.t + r.color_grace_s if r.uno_call_deadline == "release" else None
@@ -235,7 +232,8 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool, legal: bool = True) ->
         s.pending, s.pending_kind = 0, None
     nxt = g.next_seat(seat, 1 + skips)
     winner = seat if s.counts[seat] == 0 else None
-    if winner is None and legal and r.uno_call_deadline == "next_turn" and s.counts[seat] <= s.owed[seat]:
+    if (winner is None and r.uno_call_deadline == "next_turn" and s.counts[seat] <= s.owed[seat]
+            and not any(f.seat == seat for f in s.flags[flags_before:])):
         # the seat laid its last card while penalty cards it never drew were still charged to it (a missed UNO
         # closed by this very play, its own next turn at two seats, when MA-UNO allows no catch any more; or one
         # the table never made it draw): its hand is empty, so the hand is over (MA-SCORE "Once a player has no

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .calls import colour_heard_before
 from .events import Play, Starter
 
 if TYPE_CHECKING:
@@ -56,8 +57,8 @@ def apply_starter(g: Game, ev: Starter) -> None:
             g.set_turn((dealer + 2) % s.n, ev.t)
         else:
             g.set_turn(first, ev.t)
-            if card.is_wild and s.color is None:
-                _colour_said_before(g, ev, s.turn)  # MA-START: the player to the dealer's left names it
+            if card.is_wild and s.color is None and s.turn is not None:
+                _colour_heard(g, ev, s.turn)  # MA-START: the player to the dealer's left names it
         return
     # OL-START: the turned card is the dealer's own first play and its action applies
     s.discard = 1
@@ -72,10 +73,10 @@ def apply_starter(g: Game, ev: Starter) -> None:
         s.pending, s.pending_kind = 4, "wild-draw4"
     nxt = g.next_seat(dealer, 1 + skips)
     if card.is_wild and s.color is None:
-        _colour_said_before(g, ev, dealer)  # OL-START: the dealer's own first play, the dealer names it
-    if card.is_wild and s.color is None:
-        assert ev.line is not None
-        s.awaiting_color = (dealer, ev.line, None, "starter", s.turn_id)
+        _colour_heard(g, ev, dealer)  # OL-START: the dealer's own first play, the dealer names it
+        if s.color is None:
+            assert ev.line is not None
+            s.awaiting_color = (dealer, ev.line, None, "starter", s.turn_id)
     if r.seven_zero and card.value in ("0", "7"):  # a turned 7 names its target as a played one (else no_target)
         from .plays import exchange
 
@@ -84,14 +85,10 @@ def apply_starter(g: Game, ev: Starter) -> None:
     g.set_turn(nxt, ev.t)
 
 
-def _colour_said_before(g: Game, ev: Starter, namer: int | None) -> None:
-    """A colour heard just before the camera saw the turned Wild, from the seat that names it (or an unattributed
-    voice), is its colour: speech can decide a word before the camera decides the card, as for a played Wild."""
-    s = g.state
-    said = s.last_color_call
-    if said is None:
-        return
-    t, who, named = said
-    if (who is None or who == namer) and 0 <= ev.t - t <= s.ruleset.uno_call_lead_s and named:
-        s.color = named
-        s.last_color_call = None
+
+def _colour_heard(g: Game, ev: Starter, namer: int) -> None:
+    """A colour `namer` was heard naming just before the camera saw the turned Wild is its colour."""
+    named = colour_heard_before(g, namer, ev.t)
+    if named:
+        g.state.color = named
+        g.state.last_color_call = None

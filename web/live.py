@@ -2,8 +2,9 @@
 
 Posting an event must not replay the whole match: for plain appends the table's `tracker.engine.Game` takes the new
 events with `apply` (fast), and only a referee's `correction` (which rewrites an earlier line) or `ruling` (which may
-change what an earlier mistake cost: `tracker.engine.fold`) costs a full replay of the stored log. Every change is committed to the store *before* it is published or acknowledged, and
-published while the table's lock is held, so that subscribers see a table's updates in log order.
+change what an earlier mistake cost: `tracker.engine.fold`) costs a full replay of the stored log. Every change is
+committed to the store *before* it is published or acknowledged, and published while the table's lock is held, so
+that subscribers see a table's updates in log order.
 """
 
 from __future__ import annotations
