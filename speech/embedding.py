@@ -85,8 +85,28 @@ class SpeechEmbedder:
 
     def __init__(self, threads: int = 1) -> None:
         d = model_dir()
+        self.threads = threads
         self.mel_session = _session(d / "melspectrogram.onnx", threads)
-        self.emb_session = _session(d / "embedding_model.onnx", threads)
+        self._emb_path = d / "embedding_model.onnx"
+        self._emb_session: Any = None
+        self._batch_stream: Any = None
+
+    @property
+    def emb_session(self) -> Any:
+        """The network as shipped, one 76-frame window an input (loaded when first asked for)."""
+        if self._emb_session is None:
+            self._emb_session = _session(self._emb_path, self.threads)
+        return self._emb_session
+
+    def streaming(self) -> Any:
+        """A new `speech.embedding_stream.StreamingEmbedder` of this network: the same embeddings for a fraction of
+        the work (each frame through each layer once)."""
+        from speech.embedding_stream import StreamingEmbedder
+
+        try:
+            return StreamingEmbedder(self._emb_path, self.threads)
+        except Exception as exc:  # a corrupt file, or a graph of another shape than this code knows
+            raise FrontEndMissingError(f"{self._emb_path} could not be run as a stream: {exc}") from None
 
     def mel(self, audio: np.ndarray) -> np.ndarray:
         """Log-mel frames (n, 32) of float audio, scaled as openWakeWord feeds them to the embedding network."""
@@ -102,13 +122,16 @@ class SpeechEmbedder:
                for i in range(0, len(windows), batch)]
         return np.concatenate(out).reshape(-1, EMB_DIM) if out else np.zeros((0, EMB_DIM), np.float32)
 
-    def embed_mel(self, mel: np.ndarray) -> np.ndarray:
-        """Every embedding of a run of log-mel frames: one per 8 frames once 76 are there."""
-        n = 0 if len(mel) < EMB_FRAMES else 1 + (len(mel) - EMB_FRAMES) // EMB_STEP
-        if n == 0:
-            return np.zeros((0, EMB_DIM), np.float32)
-        idx = np.arange(n)[:, None] * EMB_STEP + np.arange(EMB_FRAMES)[None]
-        return self.embed_windows(mel[idx])
+    def embed_mel(self, mel: np.ndarray, block: int = 4000) -> np.ndarray:
+        """Every embedding of a run of log-mel frames: one per 8 frames once 76 are there (the network streamed
+        over them, `block` frames a call so that memory stays small; the same numbers as window by window)."""
+        if self._batch_stream is None:
+            self._batch_stream = self.streaming()
+        stream = self._batch_stream
+        stream.reset()
+        out = [stream.push(mel[a:a + block]) for a in range(0, len(mel), block)]
+        stream.reset()
+        return np.concatenate(out) if out else np.zeros((0, EMB_DIM), np.float32)
 
     def embed(self, audio: np.ndarray, warp: float | None = None, block_s: float = 60.0) -> np.ndarray:
         """All embeddings of an audio array (n, 96); `warp` scales the mel axis first (training only).
@@ -133,23 +156,25 @@ class EmbeddingStream:
 
     def __init__(self, embedder: SpeechEmbedder) -> None:
         self.embedder = embedder
+        self._frames = embedder.streaming()  # the network streamed: keeps what its layers need of past frames
         self.reset()
 
     def reset(self) -> None:
         self._pending = np.zeros(0, np.float32)  # samples from the start of the next frame
-        self._mel = np.zeros((0, N_BINS), np.float32)  # frames from the next embedding's first frame on
+        self._frames.reset()
         self._n_emb = 0
 
     def push(self, audio: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         buf = np.concatenate([self._pending, np.asarray(audio, np.float32)])
         n = 0 if len(buf) < MEL_WIN else 1 + (len(buf) - MEL_WIN) // MEL_HOP
-        if n:
-            self._mel = np.concatenate([self._mel, self.embedder.mel(buf[: (n - 1) * MEL_HOP + MEL_WIN])[:n]])
+        mel = np.zeros((0, N_BINS), np.float32)
+        # frames are made only when they complete an embedding (a call costs more than a frame does): every
+        # frame depends only on its own samples, so when it is made changes nothing
+        if n and n >= self._frames.needed():
+            mel = self.embedder.mel(buf[: (n - 1) * MEL_HOP + MEL_WIN])[:n]
             buf = buf[n * MEL_HOP:]
         self._pending = buf
-        # self._mel starts at the next embedding's first frame, so embed_mel's embeddings are the next ones
-        embs = self.embedder.embed_mel(self._mel)
+        embs = self._frames.push(mel)
         ends = np.asarray(end_sample(self._n_emb + np.arange(len(embs))), np.int64)
         self._n_emb += len(embs)
-        self._mel = self._mel[len(embs) * EMB_STEP:]
         return embs.astype(np.float32), ends

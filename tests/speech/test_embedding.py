@@ -57,6 +57,36 @@ def test_streaming_gives_the_batch_embeddings(embedder: SpeechEmbedder) -> None:
     assert list(np.concatenate(ends)) == [end_sample(j) for j in range(len(batch))]
 
 
+def test_the_streamed_network_gives_the_shipped_networks_windows(embedder: SpeechEmbedder) -> None:
+    """The rewritten graph (each frame through each layer once) against the network as shipped, window by window:
+    the same numbers, fed in one call or in pieces of any size, after a reset too."""
+    rng = np.random.default_rng(5)
+    t = np.arange(4 * RATE) / RATE
+    x = (0.2 * np.sin(2 * np.pi * 220 * t * (1 + t / 4)) + rng.standard_normal(len(t)) * 0.03).astype(np.float32)
+    mel = embedder.mel(x)
+    n = 1 + (len(mel) - 76) // 8
+    windows = np.stack([mel[8 * i:8 * i + 76] for i in range(n)])
+    shipped = embedder.embed_windows(windows)
+    stream = embedder.streaming()
+    assert np.allclose(stream.push(mel), shipped, atol=1e-4)
+    for _ in range(2):
+        stream.reset()
+        got, i = [], 0
+        while i < len(mel):
+            k = int(rng.integers(1, 40))
+            got.append(stream.push(mel[i:i + k]))
+            i += k
+        assert np.allclose(np.concatenate(got), shipped, atol=1e-4)
+    assert np.allclose(embedder.embed_mel(mel, block=37), shipped, atol=1e-4)  # blocks of any size
+
+
+def test_a_graph_of_another_shape_is_refused() -> None:
+    from speech.embedding_stream import streaming_model
+
+    with pytest.raises(ValueError, match="not the speech-embedding graph"):
+        streaming_model(model_dir() / "melspectrogram.onnx")
+
+
 def test_speech_and_silence_embed_differently(embedder: SpeechEmbedder) -> None:
     t = np.arange(2 * RATE) / RATE
     vowel = (0.3 * np.sin(2 * np.pi * 150 * t) * (1 + np.sin(2 * np.pi * 700 * t))).astype(np.float32)
