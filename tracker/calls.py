@@ -56,6 +56,8 @@ def open_uno_watch(g: Game, seat: int, event: Event, detail: str | None = None) 
     last = max(s.last_uno_call[seat], s.last_uno_anon)
     if detail is None and event.t - last <= r.uno_call_lead_s:
         s.uno_called[seat] = True
+        if s.last_uno_anon > s.last_uno_call[seat] and s.last_uno_anon_line is not None:
+            s.infer(s.last_uno_anon_line, "uno", seat, "the one that laid the card just after")
         s.last_uno_call[seat] = s.last_uno_anon = -1e9  # a call answers one play only
         return
     s.uno_called[seat] = False
@@ -71,10 +73,13 @@ def hear_uno(g: Game, ev: Uno) -> None:
         return
     seat = g.resolve_seat(ev)
     if seat is None:
-        s.last_uno_anon = ev.t
+        s.last_uno_anon, s.last_uno_anon_line = ev.t, ev.line
         return
     if seat >= s.n:
         return
+    if ev.seat is None:  # the seat whose window is open
+        assert ev.line is not None
+        s.infer(ev.line, "uno", seat, "the one whose UNO window was open")
     for w in s.watches:
         if w.seat == seat:
             s.watches = [x for x in s.watches if x is not w]

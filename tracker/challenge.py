@@ -31,6 +31,13 @@ def was_legal(restriction: str, hand: tuple[Card, ...], prev_top: Card | None,
     return True, ""
 
 
+def _public_why(restriction: str, prev_color: str | None) -> str:
+    """The reason without the cards: the hand stays in play after a challenge, and overlays are public."""
+    if restriction == "no_current_color":
+        return f"held a card of the colour in force ({prev_color})"
+    return "held a playable card"
+
+
 def judge_challenge(g: Game, ev: Reveal, w4: W4Play) -> None:
     """Judge the challenge on the revealed hand."""
     s = g.state
@@ -41,7 +48,7 @@ def judge_challenge(g: Game, ev: Reveal, w4: W4Play) -> None:
         g.flag("count_mismatch", seat, ev,
                f"{s.name(seat)} showed {len(ev.cards)} cards for the challenge, but the log accounts for {held}.")
     legal, why = was_legal(r.w4_restriction, ev.cards, w4.prev_top, w4.prev_color)
-    _settle(g, ev, w4, legal, why)
+    _settle(g, ev, w4, legal, why, _public_why(r.w4_restriction, w4.prev_color))
 
 
 def settle_by_draw(g: Game, ev: Draw, w4: W4Play, seat: int) -> None:
@@ -58,23 +65,28 @@ def settle_by_draw(g: Game, ev: Draw, w4: W4Play, seat: int) -> None:
                                  "legal")
 
 
-def _settle(g: Game, ev: Event, w4: W4Play, legal: bool, why: str) -> None:
+def _settle(g: Game, ev: Event, w4: W4Play, legal: bool, why: str, public_why: str | None = None) -> None:
     s = g.state
     r = s.ruleset
     seat, challenger = w4.seat, w4.challenger
     assert challenger is not None and w4.challenge_line is not None
+    # under w4_on_w4 = "sum" the challenged card may sit on earlier ones: their cards were not challenged
+    earlier = s.pending - 4 if s.pending_kind == "wild-draw4" and s.pending > 4 else 0
     s.pending, s.pending_kind = 0, None
     s.w4 = None
     if legal:
         note = f" ({why})" if why else ""
+        # MA-CHALLENGE: "the challenger must draw 2 cards in addition to the 4": what it faced, and two more
         g.flag("failed_challenge", challenger, ev,
                f"{s.name(challenger)} challenged {s.name(seat)}'s Wild Draw Four, which was legal{note}: "
-               f"{s.name(challenger)} draws {r.w4_wrong_draw}.", line=w4.challenge_line)
+               f"{s.name(challenger)} draws {r.w4_wrong_draw + earlier}.", line=w4.challenge_line,
+               penalty=r.w4_wrong_draw + earlier)
         g.set_turn(g.next_seat(challenger), ev.t)
         return
     g.flag("illegal_wild_draw4", seat, ev,
            f"{s.name(seat)} laid a Wild Draw Four but {why}: {s.name(seat)} draws {r.w4_guilty_draw}.",
-           line=w4.line)
+           line=w4.line, public=None if public_why is None else
+           f"{s.name(seat)} laid a Wild Draw Four but {public_why}: {s.name(seat)} draws {r.w4_guilty_draw}.")
     if r.w4_guilty_takes_back:
         s.counts[seat] += 1
         s.discard = max(0, s.discard - 1)
@@ -82,4 +94,6 @@ def _settle(g: Game, ev: Event, w4: W4Play, legal: bool, why: str) -> None:
     if r.w4_guilty_loses_turn:
         s.skip_next[seat] = True
         s.skips_pending = True
+    if earlier:  # the guilty card's four are replaced by its layer's draw; the legal ones beneath are still owed
+        s.pending, s.pending_kind = earlier, "wild-draw4"
     g.set_turn(challenger, ev.t)

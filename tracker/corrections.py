@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from .events import Correction, Event
+from .events import Correction, Event, Ruling
 
 
 def apply_corrections(events: Sequence[Event]) -> list[Event]:
@@ -31,6 +31,7 @@ def apply_corrections(events: Sequence[Event]) -> list[Event]:
         if isinstance(target, Correction):  # struck, or replaced by another event: it no longer corrects anything
             struck.add(c.target_line)
     replaced: dict[int, Event | None] = {}
+    written: dict[int, float] = {}  # when each replacement was written
     for c in corrections:
         if c.line in struck:
             continue
@@ -40,6 +41,7 @@ def apply_corrections(events: Sequence[Event]) -> list[Event]:
             fixed = c.event
             object.__setattr__(fixed, "line", c.target_line)
             replaced[c.target_line] = fixed
+            written[c.target_line] = c.t
     out: list[Event] = []
     for i, ev in enumerate(events, start=1):
         line = ev.line if ev.line is not None else i
@@ -48,9 +50,13 @@ def apply_corrections(events: Sequence[Event]) -> list[Event]:
             if fixed_event is not None:
                 # the corrected event happens when the original did, unless the referee moved it within its
                 # neighbours: a correction written later must not make time run backwards (a turn timer would fire)
+                # (its neighbours are game events: the referee's own corrections and rulings come later, stamped
+                # when they were written, and bound nothing)
                 lo = out[-1].t if out else 0.0
-                hi = events[i].t if i < len(events) else float("inf")
-                if not lo <= fixed_event.t <= hi:
+                hi = next((e.t for e in events[i:] if not isinstance(e, Correction | Ruling)), ev.t)
+                # (an event stamped with the moment the correction was written was not moved on purpose)
+                stamped_late = fixed_event.t == written.get(line) and fixed_event.t > ev.t
+                if stamped_late or not lo <= fixed_event.t <= hi:
                     fixed_event = dataclasses.replace(fixed_event, t=ev.t)
                     object.__setattr__(fixed_event, "line", line)
                 out.append(fixed_event)

@@ -95,3 +95,51 @@ def reveal_without_last_draw(g: Game, ev: Reveal) -> None:
            "card(s) the last card made it draw; they count in the score but were not seen.",
            detail="last.w4" if s.pending_kind == "wild-draw4" else "last", penalty=0)
     s.pending, s.pending_kind, s.pending_paid = 0, None, 0
+
+
+def null_draw_seat(g: Game, ev: Draw) -> int | None:
+    """Whose a draw no sense placed is: the one reading the cards' number allows, else the turn's (see README).
+
+    A challenged Wild Draw Four: the +4 player draws the guilty count, the challenger the wrong one; where the
+    two are equal (OL-W4C) the count can't tell, and the seat stays unknown rather than settle it either way.
+    A pending Draw Two / +4 is the turn seat's to draw. A seat owing penalty cards is the drawer only when the
+    count is what it owes."""
+    s = g.state
+    w4 = s.w4
+    if w4 is not None and w4.challenger is not None:
+        r = s.ruleset
+        if r.w4_guilty_draw == r.w4_wrong_draw:
+            return None
+        if ev.count == r.w4_guilty_draw:
+            return w4.seat
+        if ev.count == r.w4_wrong_draw:
+            return w4.challenger
+    if s.pending and s.turn is not None:
+        return s.turn
+    owing = [i for i in range(s.n) if s.owed[i] == ev.count]
+    if len(owing) == 1 and ev.count > 0:
+        return owing[0]
+    return s.turn
+
+
+def draw_after_pass(g: Game, ev: Draw, seat: int) -> bool:
+    """The draw a "pass" just before it was about: the same seat, within the speech timing tolerance, the very
+    next event (the word is decided before the camera decides the draw). The pass's flag is withdrawn and its
+    penalty given back, and the cards count as that turn's draw; the turn stays where the pass moved it.
+    Returns False (nothing done) for any other draw."""
+    s = g.state
+    assert s.drawless_pass is not None
+    who, t, fid, before = s.drawless_pass
+    s.drawless_pass = None
+    if seat != who or ev.t - t > s.ruleset.uno_call_lead_s or ev.count != 1:
+        return False
+    f = s.flag_index.pop(fid, None)
+    if f is not None:
+        s.flags.remove(f)
+        if f.penalty:
+            s.counts[who] -= f.penalty
+            s.owed[who] -= min(f.penalty, s.owed[who])
+            s.penalty_turn[who] = before
+    g.take_from_pile(ev.count)
+    s.counts[who] += ev.count
+    return True

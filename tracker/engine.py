@@ -24,7 +24,15 @@ from typing import Any
 from .calls import close_windows, hear_color, hear_uno
 from .cards import Card, hand_points
 from .corrections import apply_corrections
-from .draws import after_last_card, part_draw, reveal_without_last_draw, short_draw, withdraw_short_flag
+from .draws import (
+    after_last_card,
+    draw_after_pass,
+    null_draw_seat,
+    part_draw,
+    reveal_without_last_draw,
+    short_draw,
+    withdraw_short_flag,
+)
 from .events import (
     Challenge,
     ColorCall,
@@ -44,6 +52,7 @@ from .flags import Flag, flag_id
 from .plays import apply_play
 from .ruleset import Ruleset, RulesetError, load_ruleset
 from .state import GameState
+from .timer import check_timer
 
 DECK_SIZE = 108
 
@@ -65,6 +74,7 @@ class Replay:
             "hands": [list(h) for h in s.hand_scores],
             "totals": list(s.totals),
             "winner": s.match_winner,
+            "over": s.match_decided,  # a seat reached the target: over even with no winner (a tie, OL-GOAL)
             "target": s.target,
             "lowest_wins": s.ruleset.scoring == "lowest_wins",
         }
@@ -104,13 +114,16 @@ class Game:
             return s
         if self._pre_charges:
             self._pre_charges = {}
-        timer = s.ruleset.turn_timer_s and s.phase == "playing"
+        if s.drawless_pass is not None and not isinstance(event, Draw):
+            s.drawless_pass = None  # only the very next event can be the pass's own draw
+        # a new deal or match ends the hand, timed or not: the shuffle is nobody's turn (FA-TIMER)
+        timer = s.ruleset.turn_timer_s and s.phase == "playing" and not isinstance(event, HandStart | MatchStart)
         if (s.watches or s.awaiting_color is not None or timer) and s.players:
             self._pre = True
             if s.watches or s.awaiting_color is not None:
                 close_windows(self, event, self.resolve_seat(event))
             if timer:
-                self.check_timer(event)
+                check_timer(self, event)
             self._pre = False
         if event.t > s.last_t:
             s.last_t = event.t
@@ -158,7 +171,7 @@ class Game:
 
     def flag(self, code: str, seat: int, event: Event, message: str, *, t: float | None = None,
              line: int | None = None, detail: str | None = None, penalty: int | None = None,
-             turn_id: int | None = None) -> Flag:
+             turn_id: int | None = None, public: str | None = None) -> Flag:
         """Raise a flag citing the ruleset's clause, and charge its penalty (capped per turn where the rules say).
 
         `turn_id`: the turn the mistake was made in, where the flag is raised later (a colour not named is found
@@ -179,10 +192,13 @@ class Game:
                 capped, cards = True, 0
         if capped:
             message += " (no penalty: already penalised this turn)"
-        if isinstance(event, Play) and event.seat is None and line == event.line:
-            message += " (No sense saw who laid it: the seat is the one whose turn it was.)"
+            public = None if public is None else public + " (no penalty: already penalised this turn)"
+        note = s.inferred_note(line, seat)
+        if note:
+            message += f" ({note})"
+            public = None if public is None else f"{public} ({note})"
         f = Flag(fid, event.t if t is None else t, code, seat, r.clause(code, detail), message, line, cards,
-                 hand=s.hand)
+                 hand=s.hand, public=public)
         s.flags.append(f)
         s.flag_index[fid] = f
         if cards:
@@ -219,47 +235,12 @@ class Game:
         if seat is not None or isinstance(event, MatchStart | HandStart | Starter | Ruling | Correction):
             return seat
         if isinstance(event, Draw):
-            owing = [i for i in range(s.n) if s.owed[i] > 0]
-            if len(owing) == 1:
-                return owing[0]
-            return s.turn
+            return null_draw_seat(self, event)
         if isinstance(event, Uno):  # an unattributed call answers the open window, or the next one (lead)
             return s.watches[-1].seat if s.watches else None
         if isinstance(event, ColorCall):
             return s.awaiting_color[0] if s.awaiting_color else s.turn
         return s.turn
-
-    # ------------------------------------------------------------------ FA-TIMER
-    def check_timer(self, event: Event) -> None:
-        s = self.state
-        r = s.ruleset
-        if s.turn is None or s.turn_started is None or s.timer_fired:
-            return
-        deadline = s.turn_started + r.turn_timer_s
-        if event.t <= deadline:
-            return
-        seat = s.turn
-        s.timer_fired = True
-        # the flag belongs to the turn: its line is the event that began it, so that its id stays the same whatever
-        # event (a referee's ruling or correction among them) happens to come after the deadline
-        line = s.turn_line if s.turn_line is not None else event.line
-        assert line is not None
-        nth = s.timeouts[seat] + 1
-        if flag_id(line, "turn_timeout", seat) not in self.dismissed:  # a dismissed timeout was never the warning
-            s.timeouts[seat] = nth
-        if nth <= r.timer_warnings:
-            self.flag("turn_timeout", seat, event,
-                      f"{s.name(seat)} took longer than {r.turn_timer_s:g} s for a turn: a warning, no penalty.",
-                      t=deadline, penalty=0, line=line)
-            return
-        if s.pending:  # the turn ends: what was owed to the draw pile is still owed
-            s.counts[seat] += s.pending
-            s.owed[seat] += s.pending
-            s.pending, s.pending_kind = 0, None
-        self.flag("turn_timeout", seat, event,
-                  f"{s.name(seat)} took longer than {r.turn_timer_s:g} s for a turn again: "
-                  f"{r.timer_penalty} penalty card and the turn ends.", t=deadline, line=line)
-        self.set_turn(self.next_seat(seat), deadline)
 
     # ------------------------------------------------------------------ handlers
     def on_match_start(self, ev: MatchStart) -> None:
@@ -268,7 +249,13 @@ class Game:
         except RulesetError as exc:
             raise RulesetError(f"line {ev.line}: {exc}") from None
         n = len(ev.players)
-        s = GameState(ruleset=ruleset, players=list(ev.players), target=ev.target or ruleset.target, n=n)
+        target = ev.target or ruleset.target
+        if self.override is not None and "target" in self.override.file_knobs and target != ruleset.target:
+            # the table's own ruleset file (an organiser's) names the target; a rig's match_start doesn't change it
+            self.warn(ev, f"the match names target {ev.target}; the table's ruleset {ruleset.name!r} plays to "
+                          f"{ruleset.target}")
+            target = ruleset.target
+        s = GameState(ruleset=ruleset, players=list(ev.players), target=target, n=n)
         s.totals = [0] * n
         s.counts = [0] * n
         s.owed = [0] * n
@@ -279,12 +266,15 @@ class Game:
         s.last_uno_call = [-1e9] * n
         s.skip_next = [False] * n
         s.last_t = ev.t
+        s.warnings = list(self.state.warnings)  # what was ignored before this match started stays reported
         if not ruleset.players_min <= n <= ruleset.players_max:
             s.warnings.append(
                 f"line {ev.line}: {ruleset.name} seats {ruleset.players_min}-{ruleset.players_max} players, "
                 f"this match has {n}"
             )
-        s.warnings = list(self.state.warnings)  # what was ignored before this match started stays reported
+        # so do the flags of a match before it on this table (the referee may still rule on them; ids are lines)
+        s.flags, s.flag_index = list(self.state.flags), dict(self.state.flag_index)
+        s.earlier_match_flags = set(self.state.flag_index)
         self.state = s
 
     def on_hand_start(self, ev: HandStart) -> None:
@@ -301,7 +291,7 @@ class Game:
             self.warn(ev, f"dealer seat {dealer} does not exist at a {s.n}-seat table; seat 0 deals")
             dealer = 0
         s.hand += 1
-        if expected is not None and dealer != expected:
+        if expected is not None and dealer != expected and s.ruleset.dealer_rotates:
             self.flag("wrong_dealer", dealer, ev,
                       f"{s.name(dealer)} dealt hand {s.hand}, but the deal passes to {s.name(expected)}.")
         s.dealer = dealer
@@ -345,8 +335,13 @@ class Game:
         s = self.state
         seat = self.resolve_seat(ev)
         if seat is None or seat >= s.n or not s.players:
-            self.warn(ev, "a draw no seat can be found for; ignored")
+            self.warn(ev, "a draw no seat can be found for (a challenge whose two sides draw the same number, or no "
+                          "turn yet); ignored: a referee's correction can name the seat")
             return
+        if ev.seat is None:
+            assert ev.line is not None
+            s.infer(ev.line, "draw", seat, "the one whose turn it was" if seat == s.turn
+                    else "the one the number of cards drawn fits")
         if s.phase == "hand_over":
             self.take_from_pile(ev.count)
             s.counts[seat] += ev.count
@@ -355,6 +350,9 @@ class Game:
             s.counts[seat] -= paid
             after_last_card(self, ev, seat, ev.count - paid)
             return
+        if s.drawless_pass is not None:
+            if draw_after_pass(self, ev, seat):
+                return
         if s.phase != "playing":
             self.warn(ev, f"{s.name(seat)} drew before the hand started")
             s.counts[seat] += ev.count
@@ -437,7 +435,9 @@ class Game:
             s.owed[seat] += s.pending
             s.pending, s.pending_kind = 0, None
         elif not s.turn_drawn:
-            self.flag("wrong_draw", seat, ev, f"{s.name(seat)} passed without drawing a card first.")
+            before = s.penalty_turn[seat]
+            f = self.flag("wrong_draw", seat, ev, f"{s.name(seat)} passed without drawing a card first.")
+            s.drawless_pass = (seat, ev.t, f.id, before)
         self.set_turn(self.next_seat(seat), ev.t)
 
     def on_uno(self, ev: Uno) -> None:
@@ -499,7 +499,8 @@ class Game:
             return
         if f.status == ev.decision:
             return
-        same_hand = f.hand == s.hand  # an earlier hand's cards are gone (EVENTS.md hand_start: 7 each again)
+        # an earlier hand's (or match's) cards are gone (EVENTS.md hand_start: 7 each again)
+        same_hand = f.hand == s.hand and f.id not in s.earlier_match_flags
         if same_hand and f.penalty and ev.decision == "dismissed":
             back = f.penalty
             s.counts[f.seat] = max(0, s.counts[f.seat] - back)

@@ -30,6 +30,8 @@ class Flag:
     ruled_at: float | None = None
     note: str | None = None
     hand: int = 0  # the hand it was raised in: a ruling after that hand changes no cards of a later one
+    public: str | None = None  # the message for spectators where `message` names cards of a hand still in play
+
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -42,4 +44,6 @@ class Flag:
             out["ruled_at"] = self.ruled_at
         if self.note:
             out["note"] = self.note
+        if self.public is not None:
+            out["public_message"] = self.public  # an extension of EVENTS.md: what an overlay may show
         return out

@@ -133,22 +133,29 @@ def apply_play(g: Game, ev: Play) -> None:
             g.warn(ev, "a play no seat can be found for (no turn yet); ignored")
             return
         assert ev.line is not None
-        s.inferred_lines.append(ev.line)
+        s.infer(ev.line, "play", seat, "the one whose turn it was")
     if seat >= s.n:
         g.warn(ev, f"seat {seat} does not exist at a {s.n}-seat table; play ignored")
         return
     if s.phase == "hand_over":
         g.warn(ev, f"{s.name(seat)} played after the hand ended; ignored")
         return
-    if (s.starter_bad and not s.plays_this_hand and seat == s.dealer and seat != s.turn and len(ev.cards) == 1
-            and not inferred):
+    if (s.starter_bad and not s.plays_this_hand and len(ev.cards) == 1
+            and (inferred or (seat == s.dealer and seat != s.turn))):
         # CH-START / MA-START: a returned starter is replaced by the dealer turning the next card. A camera sees
         # the dealer's hand put a card on the pile and reports a play; read it as the replacement starter (the
-        # dealer laying a card from the hand here is not a move any ruleset has).
+        # dealer laying a card from the hand here is not a move any ruleset has). A card no sense placed is read
+        # so too: it is the one reading that breaks no rule, and a hand the camera can't place is the usual case.
         from .starter import apply_starter
 
-        g.warn(ev, f"{s.name(seat)} (the dealer) laid {ev.cards[0].code} on a returned starter: read as the "
-                   "replacement starter")
+        if inferred:
+            assert ev.line is not None
+            s.uninfer(ev.line)  # read as a starter: no seat laid it
+            g.warn(ev, f"a card no sense placed, {ev.cards[0].code}, laid on a returned starter: read as the "
+                       "replacement starter")
+        else:
+            g.warn(ev, f"{s.name(seat)} (the dealer) laid {ev.cards[0].code} on a returned starter: read as the "
+                       "replacement starter")
         apply_starter(g, Starter(t=ev.t, line=ev.line, source=ev.source, card=ev.cards[0], color=ev.color,
                                  target=ev.target))
         return
@@ -206,7 +213,7 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool, flags_before: int) -> 
         s.last_uno_call[seat] = s.last_uno_anon = -1e9
 
     skips = 0
-    for c in cards:
+    for i, c in enumerate(cards):
         if c.is_number:
             continue
         if c.value == "reverse":
@@ -217,7 +224,9 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool, flags_before: int) -> 
         elif c.value == "skip":
             skips += 1
         elif c.value == "draw2":
-            if s.pending and s.pending_kind == "draw2" and r.d2_chain:
+            # two laid together add up (CH-PAIR: "их действия суммируются"), chains or not; `d2_chain` says
+            # whether a Draw Two laid on a pending one adds
+            if s.pending and s.pending_kind == "draw2" and (r.d2_chain or i > 0):
                 s.pending += 2
             else:
                 s.pending = 2
@@ -244,7 +253,7 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool, flags_before: int) -> 
         s.counts[seat] = s.owed[seat] = 0
         winner = seat
     if r.seven_zero and last.value in ("0", "7"):
-        exchange(g, ev, seat, last.value, ev.target)
+        exchange(g, ev, seat, last.value, ev.target, inferred)
         winner = next((i for i in range(s.n) if s.counts[i] == 0), None)
     if winner is not None:
         end_hand(g, ev, winner)
@@ -261,9 +270,16 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool, flags_before: int) -> 
         s.w4 = W4Play(seat, ev.line, ev.t, prev_top, prev_color, s.turn)
 
 
-def exchange(g: Game, ev: Play, seat: int, value: str, target: int | None) -> None:
-    """OL-ZERO / OL-SEVEN: hands pass round or swap; penalty cards received this turn stay (OL-70-PENALTY)."""
+def exchange(g: Game, ev: Play, seat: int, value: str, target: int | None, inferred: bool = False) -> None:
+    """OL-ZERO / OL-SEVEN: hands pass round or swap; penalty cards received this turn stay (OL-70-PENALTY).
+
+    `inferred`: no sense placed the 7, and the seat given it is the turn's. If the 7 names that very seat, the guess
+    is what is wrong (a seat doesn't name itself): no penalty and no swap, a warning for the referee."""
     s = g.state
+    if value == "7" and inferred and target == seat:
+        g.warn(ev, f"a 7 naming {s.name(seat)} was laid by a seat no sense placed (the turn was {s.name(seat)}'s): "
+                   "hands not swapped; a referee's correction can name the seat")
+        return
     n = s.n
     kept = [s.fresh_penalty[i] + s.owed[i] for i in range(n)]  # penalty cards (drawn this turn, or still owed)
     moving = [s.counts[i] - min(kept[i], s.counts[i]) for i in range(n)]

@@ -83,11 +83,14 @@ class Ruleset:
     mistake_penalty: int = 0  # OL-PENALTY: any mistake costs this many cards
     max_penalties_per_turn: int = 0  # 0: no limit
     two_player_reverse_skips: bool = True
+    dealer_rotates: bool = False  # the deal passes left each hand (CH-ORDER, FA-TABLE, OL-DEALER; Mattel is silent)
     last_card_draw_counts: bool = True  # MA-LAST
     draw_until_playable: bool = False  # MA-DRAWMATCH variant
     restock: str = "shuffle"
     scoring: str = "winner_takes"
     clauses: dict[str, str] = field(default_factory=dict)  # flag code or topic -> clause id cited
+    # not a knob: the knobs a house ruleset file set itself (an organiser's `target` beats a rig's match_start)
+    file_knobs: frozenset[str] = frozenset()
 
     def clause(self, code: str, detail: str | None = None) -> str:
         """The clause id a flag of this kind cites under this ruleset: `code.detail` first, when given, then the
@@ -116,7 +119,7 @@ class Ruleset:
         return self.mistake_penalty
 
 
-KNOBS = {f.name: f for f in fields(Ruleset)}
+KNOBS = {f.name: f for f in fields(Ruleset) if f.name != "file_knobs"}
 
 
 def _validate(data: dict[str, Any], origin: str) -> dict[str, Any]:
@@ -166,23 +169,72 @@ def _builtin_data(name: str) -> dict[str, Any]:
     return _read_toml(text, f"built-in ruleset {name!r}")
 
 
-_CACHE: dict[str, Ruleset] = {}
+def _knob_clauses(base: dict[str, Any], knobs: dict[str, Any], clauses: dict[str, str],
+                  named_here: set[str]) -> dict[str, str]:
+    """The clauses a house ruleset cites: its base's, except where a knob it changed brings in a rule the base's
+    clauses don't state (a timer on a Mattel base is FA-TIMER, not "match the top card"; jump-ins on a Falsonal
+    base are not FA-NOSTACK's "no jumping in"). The file's own `[clauses]` always win."""
+    out = dict(clauses)
+    default = Ruleset()
+
+    def changed(knob: str) -> bool:
+        return bool(knobs.get(knob, getattr(default, knob)) != base.get(knob, getattr(default, knob)))
+
+    def cite(code: str, clause: str) -> None:
+        if code not in named_here:
+            out[code] = clause
+
+    def get(knob: str) -> Any:
+        return knobs.get(knob, getattr(default, knob))
+
+    if changed("turn_timer_s") and get("turn_timer_s"):
+        cite("turn_timeout", "FA-TIMER")
+    if changed("early_uno_penalty") and get("early_uno_penalty"):
+        cite("early_uno", "FA-EARLY")
+    if changed("color_must_announce") and get("color_must_announce"):
+        release = get("uno_call_deadline") == "release"
+        cite("no_color", "OL-WILD" if release else "FA-ACTION")
+    if changed("seven_zero") and get("seven_zero"):
+        cite("no_target", "OL-SEVEN")
+        cite("missed_uno.receive", "OL-70-UNO")
+        cite("too_many_cards.seven_zero", "OL-70-ONE")
+    if changed("jump_in") and get("jump_in") != "none":
+        cite("illegal_jump_in", "CH-JUMP" if get("jump_in") == "identical_numbers" else "OL-INTERCEPT")
+    olympic = get("w4_restriction") == "no_playable"
+    if (changed("w4_challenge") or changed("w4_restriction")) and get("w4_challenge"):
+        cite("illegal_wild_draw4", "OL-W4" if olympic else "MA-W4")  # the restriction broken
+    if changed("w4_challenge") and get("w4_challenge"):
+        cite("failed_challenge", "OL-W4-CHALLENGE" if olympic else "MA-CHALLENGE")  # the challenge itself
+    return out
+
+
+_CACHE: dict[Any, Ruleset] = {}  # built-ins by name; files by (resolved path, modification time, size)
 
 
 def load_ruleset(spec: str | Path | Ruleset, base_dir: str | Path | None = None) -> Ruleset:
-    """A ruleset by built-in name (`falsonal`) or from a TOML file path; a file may say `base = "mattel"`.
+    """A ruleset by built-in name (`falsonal`) or from a TOML file path; a file may say `base = "mattel"` (a file
+    naming no base changes Mattel's official rules, the defaults, and cites their clauses).
 
-    A relative path is looked up in the working directory, then in `base_dir` (the folder of the log naming it).
+    A relative path is looked up in `base_dir` (the folder of the log naming it: the same log means the same file
+    wherever it is replayed), then in the working directory. A file edited since it was read is read again (a
+    dashboard runs for a whole tournament).
     """
     if isinstance(spec, Ruleset):
         return spec
     key = str(spec)
-    if base_dir is not None and key not in RULESET_NAMES and not Path(key).is_absolute() and not Path(key).exists():
+    if base_dir is not None and key not in RULESET_NAMES and not Path(key).is_absolute():
         candidate = Path(base_dir) / key
         if candidate.exists():
             key = str(candidate)
-    if key in _CACHE:
-        return _CACHE[key]
+    cache_key: Any = key
+    if key not in RULESET_NAMES:
+        try:
+            st = Path(key).stat()
+            cache_key = (str(Path(key).resolve()), st.st_mtime_ns, st.st_size)
+        except OSError:
+            cache_key = None
+    if cache_key is not None and cache_key in _CACHE:
+        return _CACHE[cache_key]
     if key in RULESET_NAMES:
         data = _builtin_data(key)
         origin = f"built-in ruleset {key!r}"
@@ -193,7 +245,7 @@ def load_ruleset(spec: str | Path | Ruleset, base_dir: str | Path | None = None)
                 f"unknown ruleset {key!r}: use one of {', '.join(RULESET_NAMES)} or a path to a .toml ruleset file"
             )
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (a Windows editor's) is not TOML
         except OSError as exc:
             raise RulesetError(f"can't read ruleset file {key!r}: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
@@ -201,18 +253,24 @@ def load_ruleset(spec: str | Path | Ruleset, base_dir: str | Path | None = None)
         origin = f"ruleset file {key!r}"
         data = _read_toml(text, origin)
         data.setdefault("name", path.stem)
-    base_name = data.get("base")
+    base_name = data.get("base", None if key in RULESET_NAMES else "mattel")
     merged: dict[str, Any] = {}
     if base_name is not None:
         if base_name not in RULESET_NAMES:
             raise RulesetError(f"{origin}: base = {base_name!r} is not a built-in ruleset ({', '.join(RULESET_NAMES)})")
         merged.update(_validate(_builtin_data(base_name), f"built-in ruleset {base_name!r}"))
     own = _validate(data, origin)
+    named_here = set(own.get("clauses", {}))
     if "clauses" in own and "clauses" in merged:
         own["clauses"] = {**merged["clauses"], **own["clauses"]}
+    base_knobs = {k: v for k, v in merged.items() if k != "clauses"}
     merged.update(own)
+    merged["clauses"] = _knob_clauses(base_knobs, merged, dict(merged.get("clauses", {})), named_here)
+    if key not in RULESET_NAMES:
+        merged["file_knobs"] = frozenset(k for k in own if k not in ("name", "title", "clauses"))
     ruleset = Ruleset(**merged)
     if ruleset.players_min > ruleset.players_max:
         raise RulesetError(f"{origin}: players_min {ruleset.players_min} is above players_max {ruleset.players_max}")
-    _CACHE[key] = ruleset
+    if cache_key is not None:
+        _CACHE[cache_key] = ruleset
     return ruleset

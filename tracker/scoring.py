@@ -44,10 +44,23 @@ def score_hand(g: Game, ev: Event, *, final: bool) -> None:
     target = s.target
     if max(s.totals) >= target:
         if s.ruleset.scoring == "lowest_wins":
-            low = min(s.totals)
-            best = [i for i, v in enumerate(s.totals) if v == low]
-            s.match_winner = best[0] if len(best) == 1 else None
+            s.match_winner = _lowest(s.totals, {i: s.counts[i] for i in missing})
+            if s.match_winner is None and missing:
+                g.warn(ev, f"the match is over but its winner can't be told: the hands of seats {missing} were not "
+                           "seen, and their points decide it")
         else:
             s.match_winner = max(range(s.n), key=lambda i: s.totals[i])
         s.phase = "match_over"
         s.match_decided = True
+
+
+def _lowest(totals: list[int], unseen: dict[int, int]) -> int | None:
+    """The seat with the fewest points (OL-GOAL), or None on a tie or where it depends on hands nobody saw.
+
+    `unseen`: seats whose hand was not revealed this hand, and how many cards they held. Each such total is known only
+    to lie between what was counted (a 0 scores nothing) and that plus 50 a card (a Wild); a seat wins only if its
+    highest possible total is below every other seat's lowest."""
+    lo = list(totals)
+    hi = [v + 50 * unseen.get(i, 0) for i, v in enumerate(totals)]
+    best = [i for i in range(len(totals)) if all(hi[i] < lo[j] for j in range(len(totals)) if j != i)]
+    return best[0] if len(best) == 1 else None

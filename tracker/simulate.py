@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .cards import COLORS, Card, deck
 from .engine import Game
 from .events import Event
 from .log import parse_event
-from .ruleset import Ruleset, load_ruleset
+from .ruleset import RULESET_NAMES, Ruleset, load_ruleset
 
 MISTAKES: tuple[str, ...] = (
     "illegal_card", "out_of_turn", "illegal_jump_in", "illegal_stack", "too_many_cards", "wrong_draw",
@@ -140,12 +141,16 @@ class Simulator:
     # ------------------------------------------------------------------ a match
     def run(self) -> SimResult:
         names = list(NAMES[: self.n]) if self.n <= len(NAMES) else [f"P{i}" for i in range(self.n)]
-        start: dict[str, Any] = {"type": "match_start", "t": 0.0, "ruleset": self.r.name if isinstance(
-            self.cfg.ruleset, str) else self.r.name, "players": names}
+        # the log names what a replay can load: a built-in by name, a ruleset file by its absolute path
+        spec = self.cfg.ruleset
+        if isinstance(spec, str | Path):
+            named = str(spec) if str(spec) in RULESET_NAMES else str(Path(spec).resolve())
+        else:
+            named = self.r.name
+        start: dict[str, Any] = {"type": "match_start", "t": 0.0, "ruleset": named, "players": names}
         if self.cfg.target:
             start["target"] = self.cfg.target
-        if not isinstance(self.cfg.ruleset, str):
-            self.game = Game(self.r)
+        self.game = Game(self.r)
         self.emit(start)
         dealer = self.rng.randrange(self.n)
         try:
@@ -173,7 +178,7 @@ class Simulator:
             for seat in range(self.n):
                 self.hands[seat].append(self.pile.pop())
         shown = dealer
-        if self.out.hands and self.chance("wrong_dealer"):
+        if self.out.hands and self.r.dealer_rotates and self.chance("wrong_dealer"):
             shown = (dealer + 1 + self.rng.randrange(self.n - 1)) % self.n
         line = self.emit({"type": "hand_start", "dealer": shown, "t": self.tick(3, 6)})
         if shown != dealer:
@@ -365,7 +370,7 @@ class Simulator:
         deadline = s.turn_started + self.r.turn_timer_s
         self.t = round(deadline + self.rng.uniform(0.5, 2.0), 3)
         warned = s.timeouts[seat] < self.r.timer_warnings
-        start = s.turn_line  # a timeout's flag is on the line that began the turn (`Game.check_timer`)
+        start = s.turn_line  # a timeout's flag is on the line that began the turn (`tracker.timer.check_timer`)
         assert start is not None
         if warned:
             fitting = self.legal_cards(seat)

@@ -63,7 +63,9 @@ def apply_starter(g: Game, ev: Starter) -> None:
     # OL-START: the turned card is the dealer's own first play and its action applies
     s.discard = 1
     skips = 0
-    if card.value == "reverse":
+    if card.value == "reverse" and s.n == 2 and r.two_player_reverse_skips:
+        skips = 1  # FA-ACTION / MA-TWO: with two players a Reverse acts as a Skip, as when played
+    elif card.value == "reverse":
         s.direction = -1
     elif card.value == "skip":
         skips = 1

@@ -58,6 +58,9 @@ class GameState:
     pending_line: int | None = None  # the line and time of that seat's last draw towards it
     pending_t: float = 0.0
     short_flag: str | None = None  # the id of the flag on such a draw while the rest may still follow
+    # a "pass" heard before any draw that turn: (seat, t, its flag's id, the seat's penalty turn before it), kept
+    # for the next event only, which may be the draw itself logged a moment late (speech beats the camera)
+    drawless_pass: tuple[int, float, str, int] | None = None
     paid_pending: bool = False  # this turn's draw paid a Draw Two whose cards do not cost the turn (OL-D2)
     turn_line: int | None = None  # the log line whose event began the current turn (a turn timeout's cause)
     counts: list[int] = field(default_factory=list)
@@ -74,6 +77,7 @@ class GameState:
     uno_called: list[bool] = field(default_factory=list)
     last_uno_call: list[float] = field(default_factory=list)
     last_uno_anon: float = -1e9
+    last_uno_anon_line: int | None = None
     early_uno_seen: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # the hand at its early call
     watches: list[UnoWatch] = field(default_factory=list)
     # seat, line, deadline, detail, turn_id of the play
@@ -95,10 +99,32 @@ class GameState:
     match_decided: bool = False  # a seat reached the target: later hands are replayed and flagged, never scored
     flags: list[Flag] = field(default_factory=list)
     flag_index: dict[str, Flag] = field(default_factory=dict)
+    earlier_match_flags: set[str] = field(default_factory=set)  # ids of flags raised before the last match_start
     inferred_lines: list[int] = field(default_factory=list)
+    inferred_how: dict[int, tuple[str, int, str]] = field(default_factory=dict)  # line: (kind, seat, why that seat)
     warnings: list[str] = field(default_factory=list)
     last_play: tuple[int, tuple[Card, ...], int | None, bool, float] | None = None  # seat, cards, line, inferred, t
     last_t: float = 0.0
+
+    def infer(self, line: int, kind: str, seat: int, why: str) -> None:
+        """Line `line`'s event (`kind`: "play", "draw" or "uno") had no seat; the engine gave it `seat` because `why`.
+        """
+        self.inferred_lines.append(line)
+        self.inferred_how[line] = (kind, seat, why)
+
+    def uninfer(self, line: int) -> None:
+        """Line `line` turned out not to be a seat's event after all (a replacement starter)."""
+        self.inferred_lines.remove(line)
+        self.inferred_how.pop(line, None)
+
+    def inferred_note(self, line: int, seat: int) -> str | None:
+        """What a flag on `seat` raised at `line` must say when the engine, not a sense, put `seat` there."""
+        how = self.inferred_how.get(line)
+        if how is None or how[1] != seat:
+            return None
+        kind, _, why = how
+        verb = {"play": "laid it", "draw": "drew", "uno": "called it"}.get(kind, "did it")
+        return f"No sense saw who {verb}: the seat is {why}."
 
     def copy(self) -> GameState:
         """A deep copy, so that `evolve` can stay pure while `apply` mutates in place."""

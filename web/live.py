@@ -48,6 +48,7 @@ class TableLive:
     flags: list[dict[str, Any]] = field(default_factory=list)
     last_received: float = 0.0
     rig_seq: dict[str, int] = field(default_factory=dict)  # the last event number stored from each rig agent
+    rig_stored: dict[str, set[int]] = field(default_factory=dict)  # every event number stored from each rig agent
 
     @property
     def seq(self) -> int:
@@ -63,10 +64,24 @@ def _note_rig_seq(tl: TableLive, bodies: Sequence[dict[str, Any]]) -> None:
         rig, seq = b.get("rig"), b.get("rig_seq")
         if isinstance(rig, str) and isinstance(seq, int) and not isinstance(seq, bool):
             tl.rig_seq[rig] = max(seq, tl.rig_seq.get(rig, 0))
+            tl.rig_stored.setdefault(rig, set()).add(seq)
 
 
 def _result_dicts(result: Any) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     return result.state.to_dict(), dict(result.scores), [f.to_dict() for f in result.flags]
+
+
+def public_flags(flags: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Flags as spectators may see them: a message naming cards of a hand still in play (a Wild Draw Four
+    challenge's) is replaced by the engine's public one."""
+    out = []
+    for f in flags:
+        if "public_message" in f:
+            shown = {k: v for k, v in f.items() if k != "public_message"}
+            shown["message"] = f["public_message"]
+            f = shown
+        out.append(f)
+    return out
 
 
 def public_event(body: dict[str, Any]) -> dict[str, Any]:
@@ -123,7 +138,7 @@ class LiveTables:
         stored = self.store.events(tl.info.id)
         tl.events = [parse_event(s.body, s.seq) for s in stored]
         tl.bodies = [dict(s.body, log_line=s.seq) for s in stored]
-        tl.rig_seq = {}
+        tl.rig_seq, tl.rig_stored = {}, {}
         _note_rig_seq(tl, tl.bodies)
         tl.last_received = stored[-1].received_at if stored else 0.0
         self._rebuild(tl)
@@ -146,7 +161,8 @@ class LiveTables:
         with tl.lock:
             recent = tl.bodies[-RECENT_EVENTS:]
             return {
-                "table": tl.info.name, "seq": tl.seq, "state": tl.state, "scores": tl.scores, "flags": tl.flags,
+                "table": tl.info.name, "seq": tl.seq, "state": tl.state, "scores": tl.scores,
+                "flags": public_flags(tl.flags) if public else tl.flags,
                 "events": [public_event(b) for b in recent] if public else list(recent),
                 "received_at": tl.last_received, "server_time": time.time(),
             }
@@ -162,7 +178,8 @@ class LiveTables:
         state, scores, flags = _result_dicts(result)
         shown = [dict(s.body, log_line=s.seq) for s in (stored if recent is None else stored[len(stored) - recent:])]
         return {
-            "table": tl.info.name, "seq": len(stored), "state": state, "scores": scores, "flags": flags,
+            "table": tl.info.name, "seq": len(stored), "state": state, "scores": scores,
+            "flags": public_flags(flags) if public else flags,
             "events": [public_event(b) for b in shown] if public else shown,
             "received_at": stored[-1].received_at if stored else 0.0, "server_time": time.time(),
         }
@@ -251,7 +268,9 @@ class LiveTables:
         rig, seq = obj.get("rig"), obj.get("rig_seq")
         if not isinstance(rig, str) or isinstance(seq, bool) or not isinstance(seq, int):
             return False
-        return seq <= tl.rig_seq.get(rig, 0)
+        # a number stored before is a resend; one below the highest that never was stored is a late event, which
+        # the time-order check then refuses (to the agent's rejected.jsonl), never acknowledged as stored
+        return seq in tl.rig_stored.get(rig, ())
 
     def _check_correction(self, tl: TableLive, ev: Any, where: str) -> None:
         target = ev.target_line
@@ -296,8 +315,10 @@ class LiveTables:
             "flags": tl.flags, "received_at": received,
         }
         frame = sse_frame("update", tl.seq, payload)
-        if any(b.get("type") in ("reveal", "correction") for b in new):
-            public = sse_frame("update", tl.seq, dict(payload, events=[public_event(b) for b in new]))
+        hidden = any("public_message" in f for f in tl.flags)
+        if hidden or any(b.get("type") in ("reveal", "correction") for b in new):
+            public = sse_frame("update", tl.seq, dict(payload, events=[public_event(b) for b in new],
+                                                      flags=public_flags(tl.flags)))
         else:
             public = frame
         self.hub.publish(tl.info.name, Message(tl.seq, received, frame, public))

@@ -34,6 +34,7 @@ from tracker.clauses import clause_text
 from .auth import current_user, referee_required
 from .camera import BOUNDARY, MJPEG_START, mjpeg_part
 from .live import PostError
+from .scoreboard import spreadsheet_safe
 from .store import StoreError
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
@@ -185,7 +186,7 @@ def audit_csv() -> Any:
     writer = csv.DictWriter(buf, fieldnames=AUDIT_FIELDS, extrasaction="ignore")
     writer.writeheader()
     for r in _audit_rows():
-        writer.writerow(r)
+        writer.writerow({k: spreadsheet_safe(v) for k, v in r.items()})
     return Response(buf.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": "attachment; filename=unotable-audit.csv"})
 

@@ -41,8 +41,17 @@ def score_rows(players: list[str], scores: dict[str, Any], flags: list[dict[str,
     rows.append(["target", scores.get("target", "")])
     rows.append(["lowest wins", "yes" if scores.get("lowest_wins") else "no"])
     winner = scores.get("winner")
-    rows.append(["winner", names[winner] if isinstance(winner, int) and winner < n else ""])
+    over = "none: the match is over, level (no tie-break)" if scores.get("over") else ""
+    rows.append(["winner", names[winner] if isinstance(winner, int) and winner < n else over])
     return rows
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return:
+    player names and flag messages come from rigs) is written with a leading apostrophe, as OWASP advises."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
 
 
 @bp.get("/<table>.csv")
@@ -51,6 +60,6 @@ def csv_export(table: str) -> Any:
     with tl.lock:
         rows = score_rows(list(tl.state.get("players", [])), tl.scores, tl.flags)
     buf = io.StringIO()
-    csv.writer(buf).writerows(rows)
+    csv.writer(buf).writerows([[spreadsheet_safe(v) for v in row] for row in rows])
     return Response(buf.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename={table}-scores.csv"})

@@ -48,7 +48,7 @@ class TableStandings:
     stage: str
     rows: tuple[Standing, ...]
     started: bool  # a match_start named the players
-    finished: bool  # the engine named the match's winner
+    finished: bool  # the match is over: the engine named its winner, or it ended level (OL-GOAL names no tie-break)
     lowest_wins: bool
     target: int | None
     hands: int  # hands scored so far
@@ -95,7 +95,8 @@ def table_standings(
         rows.append(Standing(table, seat, names[seat], totals[seat], rank, seat == winner))
     target = scores.get("target")
     return TableStandings(
-        table=table, stage=check_stage(stage), rows=tuple(rows), started=n > 0, finished=winner is not None,
+        table=table, stage=check_stage(stage), rows=tuple(rows), started=n > 0,
+        finished=winner is not None or bool(scores.get("over")),
         lowest_wins=lowest, target=int(target) if isinstance(target, int | float) else None,
         hands=len(scores.get("hands") or []),
     )

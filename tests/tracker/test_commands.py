@@ -35,7 +35,7 @@ def test_replay_json_prints_flags_state_and_scores(tmp_path: Path) -> None:
     out = run("replay", str(path), "--json")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
-    assert doc["scores"] == {"hands": [[79, 0, 0, 0]], "totals": [79, 0, 0, 0], "winner": None, "target": 500,
+    assert doc["scores"] == {"hands": [[79, 0, 0, 0]], "totals": [79, 0, 0, 0], "winner": None, "over": False, "target": 500,
                              "lowest_wins": False}
     assert doc["state"]["hand_winner"] == 0 and doc["flags"] == []
 

@@ -152,7 +152,8 @@
       document.getElementById("target").textContent = sc.target || "—";
       document.getElementById("rule-note").textContent = sc.lowest_wins ? "lowest total wins (Olympic)" : "highest total wins";
       const w = sc.winner;
-      document.getElementById("winner").textContent = w === null || w === undefined ? "" : "Winner: " + names[w];
+      document.getElementById("winner").textContent = w === null || w === undefined
+        ? (sc.over ? "Match over: a tie (the rules name no tie-break)" : "") : "Winner: " + names[w];
     });
   };
 
