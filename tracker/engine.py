@@ -92,7 +92,10 @@ class Game:
         # flags the referee dismissed later in the log (`fold`'s second pass): they never count towards what depends
         # on earlier mistakes (OL-PENALTY's one penalty a turn, FA-TIMER's warning before a cost)
         self.dismissed = dismissed
-        self.override = load_ruleset(ruleset, base_dir) if ruleset is not None else None
+        # a ruleset given here (a command's --ruleset, a table's own file) is the caller's: a relative path means
+        # the working directory first, then beside the log
+        given_here = isinstance(ruleset, str | Path) and Path(ruleset).exists()
+        self.override = (load_ruleset(ruleset, None if given_here else base_dir) if ruleset is not None else None)
         self.state = GameState(ruleset=self.override or load_ruleset("mattel"))
         self._index = 0
         self._pre = False  # True while flags this event closes are charged, before the event itself acts

@@ -271,6 +271,13 @@ def load_ruleset(spec: str | Path | Ruleset, base_dir: str | Path | None = None)
     ruleset = Ruleset(**merged)
     if ruleset.players_min > ruleset.players_max:
         raise RulesetError(f"{origin}: players_min {ruleset.players_min} is above players_max {ruleset.players_max}")
+    if ruleset.multi_play != "none" and ruleset.multi_max < 2:
+        raise RulesetError(f"{origin}: multi_play = {ruleset.multi_play!r} lays cards together, but multi_max = "
+                           f"{ruleset.multi_max} allows one card a turn; set multi_max to 2 or more, or multi_play "
+                           "to 'none'")
+    if ruleset.hand_size * ruleset.players_max > 107:
+        raise RulesetError(f"{origin}: {ruleset.players_max} players x {ruleset.hand_size} cards is more than a "
+                           "108-card deck can deal with a card left to turn; lower hand_size or players_max")
     if cache_key is not None:
         _CACHE[cache_key] = ruleset
     return ruleset

@@ -254,7 +254,7 @@ class Simulator:
             if pair:
                 self.play(seat, pair, expect="too_many_cards")
                 return
-        if self.chance("wrong_draw"):
+        if self.chance("wrong_draw") and not self.r.draw_until_playable:  # there, drawing several is the rule
             self.draw(seat, 2, expect="wrong_draw")
             return
         if self.chance("illegal_wild_draw4") and self.r.w4_challenge:
@@ -380,8 +380,10 @@ class Simulator:
                 self.draw(seat, 1, keep_time=True)
             self.expect("turn_timeout", seat, start)
             return
-        self.take(seat, 1, penalty=True)
+        # the engine ends the turn at the deadline, so the penalty card arrives in the next seat's turn: taken after
+        # the draw is logged, it is marked as received in that turn (OL-70-PENALTY, were a 7 or 0 laid in it)
         self.emit({"type": "draw", "seat": seat, "count": 1})
+        self.take(seat, 1, penalty=True)
         self.expect("turn_timeout", seat, start)
 
     def maybe_out_of_turn(self) -> bool:

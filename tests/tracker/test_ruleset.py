@@ -53,6 +53,8 @@ def test_a_tournament_variant_changes_only_what_it_names(tmp_path: Path) -> None
         ('players_min = 6\nplayers_max = 4\n', "players_min 6 is above players_max 4"),
         ("this is = not toml [", "not valid TOML"),
         ('[clauses]\nmissed_call = "X-1"\n', "'clauses' names unknown flag codes"),
+        ('base = "olympic"\nmulti_max = 1\n', "multi_max = 1 allows one card a turn"),
+        ('hand_size = 12\n', "10 players x 12 cards is more than a 108-card deck can deal"),
     ],
 )
 def test_bad_ruleset_files_say_what_is_wrong(tmp_path: Path, text: str, message: str) -> None:
