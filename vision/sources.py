@@ -11,6 +11,7 @@ camera's clock). Problems never crash the stream:
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -74,7 +75,10 @@ def _valid(image: Any) -> bool:
 
 
 class VideoFileSource(FrameSource):
-    """A video file on its own timeline: t = frame index / fps (the file's rate)."""
+    """A video file on its own timeline: each frame's t is its presentation time in the file (a variable-frame-rate
+    recording, a phone's, that paused for 5 s keeps its later frames 5 s later), from the start of the file as the
+    soundtrack is (`speech.audio`); where the decoder gives no time, one frame period after the last (the file's
+    rate)."""
 
     def __init__(self, path: Path | str, opener: Callable[[str], Capture] | None = None, max_bad: int = 30,
                  remote: bool = False) -> None:
@@ -102,6 +106,7 @@ class VideoFileSource(FrameSource):
         # recording costs its frames, not the rest of the game); one warning a stretch, not one a frame
         limit = max(self.max_bad, int(10 * self.fps))
         idx, bad = 0, 0
+        last_t: float | None = None
         try:
             while True:
                 ok, img = cap.read()
@@ -110,7 +115,8 @@ class VideoFileSource(FrameSource):
                         which = f"frame {idx - 1}" if bad == 1 else f"frames {idx - bad}-{idx - 1}"
                         self.warn(f"{self.path.name}: {which} could not be decoded; skipped")
                     bad = 0
-                    yield Frame(idx, idx / self.fps, img if img.ndim == 3 else cv2.cvtColor(img, cv2.COLOR_GRAY2BGR))
+                    last_t = self._frame_time(cap, idx, last_t)
+                    yield Frame(idx, last_t, img if img.ndim == 3 else cv2.cvtColor(img, cv2.COLOR_GRAY2BGR))
                     idx += 1
                     continue
                 if total and idx < total - 1 and bad < limit:  # a corrupt frame inside the file: skip it
@@ -123,6 +129,19 @@ class VideoFileSource(FrameSource):
                           f"announces (cut short, or damaged from there on)")
         finally:
             cap.release()
+
+
+    def _frame_time(self, cap: Any, idx: int, last: float | None) -> float:
+        """The frame just read: its presentation time where the decoder knows it and time goes forward, else one
+        frame period after the last frame (and never before index / rate, so skipped frames keep their place)."""
+        steady = idx / self.fps if last is None else max(last + 1.0 / self.fps, idx / self.fps)
+        try:
+            pos = float(cap.get(cv2.CAP_PROP_POS_MSEC)) / 1000.0
+        except Exception:  # a capture without positions (a test double, an odd backend)
+            return steady
+        if math.isfinite(pos) and pos >= 0 and (last is None or pos > last):
+            return pos
+        return steady
 
 
 class LiveSource(FrameSource):

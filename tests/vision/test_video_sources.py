@@ -28,6 +28,26 @@ def test_video_file_frames_carry_timestamps(tmp_path: Path) -> None:
     assert [f.index for f in frames] == list(range(20))
 
 
+def test_a_variable_frame_rate_video_keeps_each_frames_own_time(tmp_path: Path) -> None:
+    """A phone records at a variable rate: 2 s of picture, a 5 s pause in which no frame was written, 2 s more. Each
+    frame's t is its time in the file, so what the camera sees after the pause lines up with the soundtrack (frame
+    index / rate would put it 5 s early)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("ffmpeg") is None:
+        pytest.skip("ffmpeg is not installed (make system-deps installs it)")
+    path = tmp_path / "vfr.mp4"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-t", "4", "-i", "testsrc=size=160x120:rate=10",
+                    "-vf", "setpts='if(gte(N,20),PTS+5/TB,PTS)'", "-fps_mode", "passthrough", "-c:v", "libx264",
+                    "-pix_fmt", "yuv420p", str(path)], check=True)
+    times = [f.t for f in VideoFileSource(path)]
+    assert len(times) == 40
+    assert times[:2] == pytest.approx([0.0, 0.1]) and times[19] == pytest.approx(1.9)
+    assert times[20] == pytest.approx(7.0) and times[-1] == pytest.approx(8.9)
+    assert all(b > a for a, b in zip(times, times[1:], strict=False))
+
+
 def test_unreadable_and_missing_files(tmp_path: Path) -> None:
     bad = tmp_path / "bad.mp4"
     bad.write_bytes(b"this is not a video" * 100)
