@@ -34,7 +34,7 @@ def close_windows(g: Game, event: Event, seat: int | None) -> None:
                 what = ("received a single card in a 0/7 exchange" if w.detail == "receive"
                         else "came down to one card")
                 g.flag("missed_uno", w.seat, event, f"{s.name(w.seat)} {what} and did not call UNO in time.",
-                       t=when, line=w.line, detail=w.detail)
+                       t=when, line=w.line, detail=w.detail, turn_id=w.turn_id)
             elif not (by_time or by_turn):
                 keep.append(w)
         s.watches = keep
@@ -63,7 +63,7 @@ def open_uno_watch(g: Game, seat: int, event: Event, detail: str | None = None) 
     s.uno_called[seat] = False
     deadline = event.t + r.uno_call_grace_s if (r.uno_call_deadline == "release" and detail is None) else None
     assert event.line is not None
-    s.watches.append(UnoWatch(seat, event.t, event.line, deadline, detail))
+    s.watches.append(UnoWatch(seat, event.t, event.line, deadline, detail, s.turn_id))
 
 
 def hear_uno(g: Game, ev: Uno) -> None:

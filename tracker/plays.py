@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .calls import colour_heard_before, open_uno_watch
 from .cards import Card
-from .draws import short_draw
+from .draws import short_draw, withdraw_short_flag
 from .events import Play, Starter
 
 if TYPE_CHECKING:
@@ -163,14 +163,37 @@ def apply_play(g: Game, ev: Play) -> None:
         g.warn(ev, f"{s.name(seat)} played before a starter card was turned")
         if s.turn is None:
             return
+    if s.pending_paid and seat != s.turn and _intercepts_pending_draw2(g, ev):
+        # OL-D2-INTERCEPT: "As soon as he/she has seen them he/she needs to keep them": the seat owing the Draw Two
+        # keeps what it drew and still draws the rest, with no flag; the interceptor's card starts a new 2
+        assert s.turn is not None
+        withdraw_short_flag(g)
+        s.counts[s.turn] += s.pending
+        s.owed[s.turn] += s.pending
+        s.pending, s.pending_kind, s.pending_paid = 0, None, 0
     if s.pending_paid and seat != s.turn:
         short_draw(g, ev)  # another seat plays: the turn that owed a draw was left short
     if seat != s.turn and s.turn_drawn and not s.pending and seat == g.next_seat(s.turn):
         g.set_turn(seat, ev.t)  # the previous seat drew and kept the card without saying "pass"
     is_turn = seat == s.turn
     flags_before = len(s.flags)
+    # a pending draw is the owing seat's (CH-D2, OL-D2): another seat's mistaken card doesn't take it away; the
+    # table goes on from that card as ever, and the owing seat still draws the cards (owed, no flag)
+    owing = (s.turn, s.pending) if s.pending and not is_turn and s.turn is not None else None
     check_play(g, ev, seat, is_turn)
+    mistaken = any(f.seat == seat for f in s.flags[flags_before:])
     resolve(g, ev, seat, inferred, flags_before)
+    if owing is not None and mistaken and not any(c.is_draw for c in ev.cards):
+        s.counts[owing[0]] += owing[1]
+        s.owed[owing[0]] += owing[1]
+
+
+def _intercepts_pending_draw2(g: Game, ev: Play) -> bool:
+    """The card laid out of turn is a legal interception of the Draw Two being drawn (OL-D2-INTERCEPT)."""
+    s = g.state
+    top = s.top
+    return (s.pending_kind == "draw2" and top is not None and all(c is top for c in ev.cards)
+            and jump_in_allowed(s.ruleset.jump_in, top))
 
 
 def resolve(g: Game, ev: Play, seat: int, inferred: bool, flags_before: int) -> None:
@@ -297,9 +320,15 @@ def exchange(g: Game, ev: Play, seat: int, value: str, target: int | None, infer
         new[target] = stays[target] + moving[seat]
     changed = list(range(n)) if value == "0" or target is None else [seat, target]  # seats with a new hand
     s.counts = new
+    # the layer's call for laying its next-to-last 0 or 7 (made, or its window still open for it) answers what it
+    # receives too; a layer that laid it from more cards and receives a single one calls like anyone (OL-70-UNO)
+    layer_called = s.uno_called[seat] or any(w.seat == seat for w in s.watches)
     for i in changed:
+        single = new[i] - s.owed[i] == 1
+        if i == seat and layer_called and single:
+            continue
         s.uno_called[i] = False
-        if new[i] - s.owed[i] == 1 and i != seat:
+        if single:
             open_uno_watch(g, i, ev, detail="receive")
 
 

@@ -163,7 +163,12 @@ class Simulator:
                 self.out.hands += 1
                 dealer = (dealer + 1) % self.n
         except _Exhausted:
-            pass
+            # the log ends here: a window still open (a colour not named yet, an UNO not called yet) is not a
+            # mistake the log can show, so a perfect referee raises nothing for it
+            open_ = {("missed_uno", w.seat, w.line) for w in self.s.watches}
+            if self.s.awaiting_color is not None:
+                open_.add(("no_color", self.s.awaiting_color[0], self.s.awaiting_color[1]))
+            self.out.truth = [x for x in self.out.truth if (x["code"], x["seat"], x["line"]) not in open_]
         return self.out
 
     def play_hand(self, dealer: int) -> int:
@@ -483,6 +488,8 @@ class Simulator:
             self.expect("no_color", seat, line)
         swap = r.seven_zero and last.value in ("0", "7") and (last.value == "0" or "target" in obj)
         receivers = self.exchange(seat, last.value, obj.get("target")) if swap else []
+        if swap and len(self.hands[seat]) == 1 and not call_uno and seat not in receivers:
+            receivers.append(seat)  # OL-70-UNO: a layer that had no call to make for laying it calls on receiving
         if color_later:
             self.emit({"type": "color", "seat": seat, "color": color_later, "t": self.tick(0.1, 0.6)})
         if call_uno and not missed and not call_before:

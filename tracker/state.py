@@ -24,6 +24,7 @@ class UnoWatch:
     line: int
     deadline: float | None  # close by time (calls must come while laying the card), or None: at the next turn
     detail: str | None = None  # "receive": the single card came by a 0/7 exchange (OL-70-UNO)
+    turn_id: int = -1  # the turn the seat came down to one card in: a missed call counts with that turn's mistakes
 
 
 @dataclass(slots=True)
