@@ -150,16 +150,20 @@ def _ttf_text_mask(text: str, size: int, path: str, bold: float) -> np.ndarray:
 
 
 def _deck_one(size: int, rng: np.random.Generator, bold: float) -> np.ndarray:
-    """The deck's "1": a heavy upright stem with a flag at the top left and no foot (fonts mostly add a foot)."""
-    w = int(size * rng.uniform(0.5, 0.62))
+    """The deck's "1": a heavy upright stem with no foot (fonts mostly add one) and, at its top left, a flag as the
+    real cards print it (looked at on the photos of stop 63): a thick bar, more than half the stem's width, running
+    down to the left at 25-42 degrees, its lower tip a third or more down the height, its end cut square. A thin short wedge
+    (the first drawing) made a real 1 lying on its side look more like a 7's bar than like any rendered 1."""
+    w = int(size * rng.uniform(0.52, 0.64))
     stem = max(3, int(size * bold * rng.uniform(1.5, 2.0)))
     m = np.zeros((size, w), np.uint8)
     x1 = w - 1
     x0 = x1 - stem
     cv2.rectangle(m, (x0, 0), (x1, size - 1), 255, -1)
-    flag_h = int(size * rng.uniform(0.22, 0.32))
-    pts = np.array([[x0, 0], [x0 + stem // 2, 0], [0, flag_h], [0, flag_h - max(2, stem // 2)],
-                    [x0, int(stem * 0.2)]], np.int32)
+    slope = np.tan(np.radians(rng.uniform(25, 42)))  # the bar runs down to the left at this slope
+    vt = stem * rng.uniform(0.55, 0.8) / np.cos(np.arctan(slope))  # its height at any x (its width across it ~stem)
+    xs = x0 + stem * 0.3  # its upper edge leaves the stem's top here
+    pts = np.array([[xs, 0], [0, xs * slope], [0, xs * slope + vt], [x0, (xs - x0) * slope + vt]], np.int32)
     cv2.fillPoly(m, [pts], 255, cv2.LINE_AA)
     return m
 
@@ -377,7 +381,7 @@ def _index_mask(value: str, size: int, rng: np.random.Generator, font: int | str
         cv2.ellipse(ring, (w0 // 2, size // 2), (w0 // 2 - th // 2 - 1, size // 2 - th // 2 - 1), 0, 0, 360, 255, th,
                     cv2.LINE_AA)
         return _shear(ring, italic)
-    if value == "1" and rng.random() < 0.5:
+    if value == "1" and rng.random() < 0.7:  # the real deck's 1 has no foot; most fonts' have one
         m = _shear(_deck_one(size, rng, bold), italic)
     else:
         m = _shear(_text_mask(value, size, rng, font, bold), italic)

@@ -3,7 +3,7 @@
 # usage: runs/vis62/evalcand.sh NAME CLASSIFIER.onnx   (its .json beside it)
 set -e
 name=$1; onnx=$2
-d=/tmp/lead/s62/cand/$name; rm -rf $d; mkdir -p $d
+d=${CAND_DIR:-/tmp/lead/s62/cand}/$name; rm -rf $d; mkdir -p $d
 cp models/card_detector.onnx models/card_detector.json $d/
 cp models/card_lower.* models/card_reveal.* $d/ 2>/dev/null || true
 cp $onnx $d/card_classifier.onnx; cp ${onnx%.onnx}.json $d/card_classifier.json
