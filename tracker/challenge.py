@@ -46,7 +46,8 @@ def judge_challenge(g: Game, ev: Reveal, w4: W4Play) -> None:
     held = max(0, s.counts[seat] - s.owed[seat])
     if len(ev.cards) != held:
         g.flag("count_mismatch", seat, ev,
-               f"{s.name(seat)} showed {len(ev.cards)} cards for the challenge, but the log accounts for {held}.")
+               f"{s.name(seat)} showed {len(ev.cards)} cards for the challenge, but the log accounts for {held}.",
+               detail="challenge")
     legal, why = was_legal(r.w4_restriction, ev.cards, w4.prev_top, w4.prev_color)
     _settle(g, ev, w4, legal, why, _public_why(r.w4_restriction, w4.prev_color))
 
@@ -90,6 +91,7 @@ def _settle(g: Game, ev: Event, w4: W4Play, legal: bool, why: str, public_why: s
     if r.w4_guilty_takes_back:
         s.counts[seat] += 1
         s.discard = max(0, s.discard - 1)
+        s.faces_seen["wild-draw4"] = max(0, s.faces_seen.get("wild-draw4", 0) - 1)
         s.top, s.color = w4.prev_top, w4.prev_color
     if r.w4_guilty_loses_turn:
         s.skip_next[seat] = True

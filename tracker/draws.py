@@ -140,6 +140,6 @@ def draw_after_pass(g: Game, ev: Draw, seat: int) -> bool:
             s.counts[who] -= f.penalty
             s.owed[who] -= min(f.penalty, s.owed[who])
             s.penalty_turn[who] = before
-    g.take_from_pile(ev.count)
+    g.take_from_pile(ev.count, ev)
     s.counts[who] += ev.count
     return True

@@ -24,6 +24,7 @@ from typing import Any
 from .calls import close_windows, hear_color, hear_uno
 from .cards import Card, hand_points
 from .corrections import apply_corrections
+from .deck import check_reveal, revealed_again, take_from_pile
 from .draws import (
     after_last_card,
     draw_after_pass,
@@ -221,15 +222,9 @@ class Game:
             s.penalty_turn[seat] = s.turn_id
         s.uno_called[seat] = False
 
-    def take_from_pile(self, count: int) -> None:
-        """Cards leave the draw pile; an empty pile is restocked from the discard pile minus its top card."""
-        s = self.state
-        s.draw_pile -= count
-        if s.draw_pile < 0 and s.discard > 1:
-            s.draw_pile += s.discard - 1
-            s.discard = 1
-        if s.draw_pile < 0:
-            s.draw_pile = 0
+    def take_from_pile(self, count: int, event: Event | None = None) -> None:
+        """Cards leave the draw pile (`tracker.deck.take_from_pile`: restocked when empty; too many is warned)."""
+        take_from_pile(self, count, event)
 
     # ------------------------------------------------------------------ seats the senses couldn't name
     def resolve_seat(self, event: Event) -> int | None:
@@ -284,19 +279,24 @@ class Game:
         s = self.state
         if not s.players:
             raise RulesetError(f"line {ev.line}: hand_start before match_start: the log must begin a match first")
-        if not s.hand_scored:
+        # a deal before any starter was turned is the same hand dealt again (FA-MISDEAL: "the dealer reshuffles and
+        # starts again"): the same dealer, no score, no new hand
+        redeal = s.phase == "starting" and s.hand > 0
+        if redeal:
+            self.warn(ev, f"hand {s.hand} dealt again before a starter was turned: read as a redeal")
+        if not s.hand_scored and not redeal:
             from .scoring import score_hand
 
             score_hand(self, ev, final=True)
-        expected = (s.dealer + 1) % s.n if s.dealer is not None else None
+        expected = ((s.dealer if redeal else (s.dealer + 1) % s.n) if s.dealer is not None else None)
         dealer = ev.dealer if ev.dealer is not None else (expected if expected is not None else s.n - 1)
         if dealer >= s.n:
             self.warn(ev, f"dealer seat {dealer} does not exist at a {s.n}-seat table; seat 0 deals")
             dealer = 0
-        s.hand += 1
-        if expected is not None and dealer != expected and s.ruleset.dealer_rotates:
-            self.flag("wrong_dealer", dealer, ev,
-                      f"{s.name(dealer)} dealt hand {s.hand}, but the deal passes to {s.name(expected)}.")
+        s.hand += 0 if redeal else 1
+        if expected is not None and dealer != expected and (s.ruleset.dealer_rotates or redeal):
+            why = "the dealer deals again" if redeal else "the deal passes to"
+            self.flag("wrong_dealer", dealer, ev, f"{s.name(dealer)} dealt hand {s.hand}, but {why} {s.name(expected)}.")
         s.dealer = dealer
         n, size = s.n, s.ruleset.hand_size
         s.phase = "starting"
@@ -323,6 +323,7 @@ class Game:
         s.plays_this_hand = 0
         s.hand_winner = None
         s.reveals = {}
+        s.faces_seen = {}
         s.hand_scored = False
         s.last_play = None
 
@@ -346,7 +347,7 @@ class Game:
             s.infer(ev.line, "draw", seat, "the one whose turn it was" if seat == s.turn
                     else "the one the number of cards drawn fits")
         if s.phase == "hand_over":
-            self.take_from_pile(ev.count)
+            self.take_from_pile(ev.count, ev)
             s.counts[seat] += ev.count
             paid = min(s.owed[seat], ev.count)
             s.owed[seat] -= paid
@@ -359,14 +360,14 @@ class Game:
         if s.phase != "playing":
             self.warn(ev, f"{s.name(seat)} drew before the hand started")
             s.counts[seat] += ev.count
-            self.take_from_pile(ev.count)
+            self.take_from_pile(ev.count, ev)
             return
         w4 = s.w4
         if w4 is not None and w4.challenger is not None and seat in (w4.seat, w4.challenger):
             from .challenge import settle_by_draw
 
             settle_by_draw(self, ev, w4, seat)  # the hand was never revealed: who draws says how it was settled
-        self.take_from_pile(ev.count)
+        self.take_from_pile(ev.count, ev)
         payable = s.owed[seat]
         if seat == s.turn and seat in self._pre_charges:  # the turn's own draw can't be the penalty it just caused
             payable -= self._pre_charges[seat]
@@ -479,18 +480,22 @@ class Game:
         if w4 is not None and w4.challenger is not None and ev.seat == w4.seat and s.phase == "playing":
             from .challenge import judge_challenge
 
+            check_reveal(self, ev, ev.seat, ev.cards)
             judge_challenge(self, ev, w4)
             return
-        if s.phase == "hand_over":
+        if s.phase == "hand_over" or (s.phase == "match_over" and ev.seat in s.reveals):
             from .scoring import score_hand
 
+            again = revealed_again(self, ev, ev.seat, ev.cards)
             reveal_without_last_draw(self, ev)
             held = max(0, s.counts[ev.seat] - s.owed[ev.seat])
             if len(ev.cards) != held:
                 self.flag("count_mismatch", ev.seat, ev,
                           f"{s.name(ev.seat)} revealed {len(ev.cards)} cards, but the log accounts for {held}.")
+            check_reveal(self, ev, ev.seat, ev.cards)
             s.reveals[ev.seat] = ev.cards
-            score_hand(self, ev, final=False)
+            if again or not s.hand_scored:
+                score_hand(self, ev, final=False)
             return
         self.warn(ev, f"{s.name(ev.seat)} revealed a hand with no challenge and no hand to score; ignored")
 
@@ -506,6 +511,7 @@ class Game:
         same_hand = f.hand == s.hand and f.id not in s.earlier_match_flags
         if same_hand and f.penalty and ev.decision == "dismissed":
             back = f.penalty
+            s.draw_pile += back - min(back, s.owed[f.seat])  # cards already drawn go back to the pile
             s.counts[f.seat] = max(0, s.counts[f.seat] - back)
             s.owed[f.seat] = max(0, s.owed[f.seat] - back)
         elif same_hand and f.penalty and f.status == "dismissed":

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from .calls import colour_heard_before, open_uno_watch
 from .cards import Card
+from .deck import seen
 from .draws import short_draw, withdraw_short_flag
 from .events import Play, Starter
 
@@ -208,6 +209,7 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool, flags_before: int) -> 
         g.warn(ev, f"{s.name(seat)} laid {k} card(s) but the log accounts for only {before}")
     s.counts[seat] = max(0, before - k)
     s.discard += k
+    seen(g, cards)
     s.plays_this_hand += 1
     s.starter_bad = False
     prev_top, prev_color = s.top, s.color

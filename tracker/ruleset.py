@@ -205,6 +205,7 @@ def _knob_clauses(base: dict[str, Any], knobs: dict[str, Any], clauses: dict[str
         cite("illegal_wild_draw4", "OL-W4" if olympic else "MA-W4")  # the restriction broken
     if changed("w4_challenge") and get("w4_challenge"):
         cite("failed_challenge", "OL-W4-CHALLENGE" if olympic else "MA-CHALLENGE")  # the challenge itself
+        cite("count_mismatch.challenge", "OL-W4-CHALLENGE" if olympic else "MA-CHALLENGE")
     return out
 
 

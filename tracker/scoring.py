@@ -64,3 +64,17 @@ def _lowest(totals: list[int], unseen: dict[int, int]) -> int | None:
     hi = [v + 50 * unseen.get(i, 0) for i, v in enumerate(totals)]
     best = [i for i in range(len(totals)) if all(hi[i] < lo[j] for j in range(len(totals)) if j != i)]
     return best[0] if len(best) == 1 else None
+
+
+def unscore_last_hand(g: Game) -> None:
+    """Take back the score of the hand just scored (a seat revealed again, differently), so that it is scored anew;
+    the match it decided is undecided again. A hand played after the match was won had no row: nothing to undo."""
+    s = g.state
+    if not s.hand_scored or len(s.hand_scores) != s.hand:
+        return
+    row = s.hand_scores.pop()
+    s.totals = [a - b for a, b in zip(s.totals, row, strict=True)]
+    s.hand_scored = False
+    if s.match_decided:
+        s.match_decided, s.match_winner = False, None
+        s.phase = "hand_over"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .calls import colour_heard_before
+from .deck import seen
 from .events import Play, Starter
 
 if TYPE_CHECKING:
@@ -13,6 +14,20 @@ if TYPE_CHECKING:
 
 
 def apply_starter(g: Game, ev: Starter) -> None:
+    """A card turned to start the discard pile. After a starter the rules keep (nothing played yet), another one is
+    read as a card turned on top of it (a warning: the rules turn again only after a card they send back)."""
+    s = g.state
+    kept = s.discard if s.phase == "playing" and not s.starter_bad and not s.plays_this_hand else 0
+    if kept and ev.card is not None and s.top is not None:
+        g.warn(ev, f"a starter, {ev.card.code}, after {s.top.code}, which the rules keep: read as a card turned on top")
+    _turn_starter(g, ev)
+    if kept and s.phase == "playing" and not s.plays_this_hand:
+        s.discard += kept  # the cards turned before stay under it
+    if ev.card is not None and not s.starter_bad and s.phase == "playing":
+        seen(g, (ev.card,))
+
+
+def _turn_starter(g: Game, ev: Starter) -> None:
     s = g.state
     r = s.ruleset
     card = ev.card
@@ -25,7 +40,7 @@ def apply_starter(g: Game, ev: Starter) -> None:
         return
     assert s.dealer is not None
     dealer = s.dealer
-    g.take_from_pile(1)
+    g.take_from_pile(1, ev)
     s.top = card
     s.color = card.color if not card.is_wild else ev.color
     s.pending, s.pending_kind = 0, None

@@ -93,6 +93,7 @@ class GameState:
     plays_this_hand: int = 0
     hand_winner: int | None = None
     reveals: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    faces_seen: dict[str, int] = field(default_factory=dict)  # cards face up this hand, by code (`tracker.deck`)
     hand_scored: bool = True
     hand_scores: list[list[int]] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
