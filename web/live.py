@@ -36,6 +36,14 @@ class PostError(ValueError):
         self.status = status
 
 
+class RulingConflict(PostError):
+    """A ruling made from a page that showed the flag in another state than it now has (409)."""
+
+    def __init__(self, status: str, message: str) -> None:
+        super().__init__(message, 409)
+        self.current = status
+
+
 @dataclass
 class TableLive:
     info: TableInfo
@@ -324,8 +332,10 @@ class LiveTables:
         self.hub.publish(tl.info.name, Message(tl.seq, received, frame, public))
 
     # -- referee decisions --------------------------------------------------------------------------------
-    def rule(self, name: str, flag_id: str, decision: str, username: str, note: str | None = None) -> int:
-        """Append a `ruling` on a flag; returns its log line."""
+    def rule(self, name: str, flag_id: str, decision: str, username: str, note: str | None = None,
+             seen: str | None = None) -> int:
+        """Append a `ruling` on a flag; returns its log line. `seen`: the flag's status on the referee's page; if it
+        changed since (another referee ruled), nothing is appended and a RulingConflict (409) says so."""
         if decision not in ("upheld", "dismissed"):
             raise PostError(f"bad decision {decision!r}: expected 'upheld' or 'dismissed'")
         tl = self.get(name)
@@ -335,6 +345,10 @@ class LiveTables:
             flag = next((f for f in tl.flags if str(f["id"]) == flag_id), None)
             if flag is None:
                 raise PostError(f"table {name!r} has no flag {flag_id!r} (was its event corrected away?)", 404)
+            if seen is not None and flag.get("status") != seen:
+                raise RulingConflict(str(flag.get("status")), f"flag {flag_id} on {name!r} is already "
+                                     f"{flag.get('status')}, not {seen} as your page showed: another referee ruled "
+                                     "on it meanwhile; your decision was not recorded")
             obj: dict[str, Any] = {
                 "t": tl.last_t, "type": "ruling", "source": "referee", "flag": flag_id, "decision": decision,
                 "by": username, "at": _iso_now(),

@@ -33,7 +33,7 @@ from tracker.clauses import clause_text
 
 from .auth import current_user, referee_required
 from .camera import BOUNDARY, MJPEG_START, mjpeg_part
-from .live import PostError
+from .live import PostError, RulingConflict
 from .scoreboard import spreadsheet_safe
 from .store import StoreError
 
@@ -49,17 +49,13 @@ def _svc() -> Any:
 def _evidence_for(table_id: int, t: float) -> dict[str, list[dict[str, Any]]]:
     """Frames just before and after `t`, and the clips and audio that cover the window around it."""
     window = float(current_app.config["EVIDENCE_WINDOW_S"])
-    items = _svc().store.evidence(table_id, t - window - 30.0, t + window)
-    frames = [e for e in items if e["kind"] == "frame" and abs(e["t"] - t) <= window]
+    store = _svc().store
+    frames = store.evidence(table_id, t - window, t + window, kinds=("frame",))
+    items = store.evidence(table_id, t - window, t + window, kinds=("clip", "audio"), overlapping=True)
     before = [e for e in frames if e["t"] <= t][-3:]
     after = [e for e in frames if e["t"] > t][:3]
-
-    def covers(e: dict[str, Any]) -> bool:
-        end = float(e["t"]) + float(e["duration"] or 0.0)
-        return bool(end >= t - window and float(e["t"]) <= t + window)
-
-    clips = [e for e in items if e["kind"] == "clip" and covers(e)]
-    audio = [e for e in items if e["kind"] == "audio" and covers(e)]
+    clips = [e for e in items if e["kind"] == "clip"]
+    audio = [e for e in items if e["kind"] == "audio"]
     return {"before": before, "after": after, "clips": clips, "audio": audio}
 
 
@@ -90,8 +86,12 @@ def queue() -> Any:
             "event_json": json.dumps({k: v for k, v in (event or {}).items() if k != "log_line"}, ensure_ascii=False),
             "evidence": _evidence_for(tables[flag["table"]].id, flag["t"]),
         })
-    decided = list(reversed(svc.store.rulings(table_id)))[:20]
-    return render_template("referee.html", flags=cards, decided=decided, tables=list(tables.values()), only=only)
+    rulings = svc.store.rulings(table_id)
+    # the newest ruling of each flag is its decision now: the Decided list offers to change that one
+    latest = {(r["table"], r["flag_id"]): r["event_seq"] for r in rulings if r["kind"] == "ruling" and r["flag_id"]}
+    decided = list(reversed(rulings))[:20]
+    return render_template("referee.html", flags=cards, decided=decided, tables=list(tables.values()), only=only,
+                           latest=latest)
 
 
 @bp.post("/rule")
@@ -101,8 +101,13 @@ def rule() -> Any:
     assert user is not None
     table, flag_id, decision = request.form.get("table", ""), request.form.get("flag", ""), request.form.get("decision", "")
     note = request.form.get("note", "").strip() or None
+    seen = request.form.get("seen") or None
     try:
-        line = _svc().live.rule(table, flag_id, decision, user["username"], note)
+        line = _svc().live.rule(table, flag_id, decision, user["username"], note, seen=seen)
+    except RulingConflict as exc:  # another referee ruled since this page was loaded: say so, offer to rule anyway
+        back = _local(request.form.get("back")) or url_for("referee.queue")
+        return render_template("referee_conflict.html", table=table, flag=flag_id, message=str(exc),
+                               status=exc.current, decision=decision, note=note or "", back=back), 409
     except PostError as exc:
         abort(exc.status, description=str(exc))
     flash(f"Flag {flag_id} on {table} {decision} (log line {line}).", "ok")

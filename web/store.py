@@ -31,6 +31,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    and_,
     create_engine,
     delete,
     event,
@@ -455,10 +456,16 @@ class Store:
             assert key is not None
             return int(key[0])
 
-    def evidence(self, table_id: int, t_from: float, t_to: float, kinds: Iterable[str] | None = None) -> list[dict[str, Any]]:
-        q = select(evidence_t).where(
-            evidence_t.c.table_id == table_id, evidence_t.c.t >= t_from, evidence_t.c.t <= t_to
-        )
+    def evidence(self, table_id: int, t_from: float, t_to: float, kinds: Iterable[str] | None = None,
+                 overlapping: bool = False) -> list[dict[str, Any]]:
+        """Evidence of a table that starts between `t_from` and `t_to`; with `overlapping`, whatever overlaps that
+        span (a long recording that began earlier and still runs, a rig's per-minute audio)."""
+        if overlapping:
+            end = evidence_t.c.t + func.coalesce(evidence_t.c.duration, 0.0)
+            span = and_(evidence_t.c.t <= t_to, end >= t_from)
+        else:
+            span = and_(evidence_t.c.t >= t_from, evidence_t.c.t <= t_to)
+        q = select(evidence_t).where(evidence_t.c.table_id == table_id, span)
         if kinds is not None:
             q = q.where(evidence_t.c.kind.in_(list(kinds)))
         with self.engine.connect() as conn:

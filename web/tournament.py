@@ -19,6 +19,8 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from .api import viewer_delay
+from .auth import current_user
+from .live import public_flags
 from .standings import MAX_QUALIFIERS, STAGES, TableStandings, progression, table_standings
 
 bp = Blueprint("tournament", __name__)
@@ -56,11 +58,13 @@ def settings() -> dict[str, Any]:
 def _view(tl: Any) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]], float]:
     """State, scores, flags of a table as this reader may see them, and the delay applied."""
     delay = viewer_delay(tl)
+    referee = (current_user() or {}).get("role") == "referee"  # others see flags as spectators may (public_flags)
     if delay > 0:
-        snap = current_app.extensions["unotable"].live.delayed_snapshot(tl, time.time() - delay, recent=0)
+        snap = current_app.extensions["unotable"].live.delayed_snapshot(tl, time.time() - delay, recent=0,
+                                                                        public=not referee)
         return snap["state"], snap["scores"], snap["flags"], delay
     with tl.lock:
-        return tl.state, tl.scores, list(tl.flags), 0.0
+        return tl.state, tl.scores, list(tl.flags) if referee else public_flags(tl.flags), 0.0
 
 
 def tournament_data(opts: dict[str, Any]) -> dict[str, Any]:

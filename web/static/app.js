@@ -79,6 +79,10 @@
     const cam = document.getElementById("camera");
     const startCamera = () => { cam.src = cam.dataset.src; };
     if (document.readyState === "complete") startCamera(); else window.addEventListener("load", startCamera);
+    // an MJPEG <img> whose stream ended (a server restart) is never asked for again: ask, with a fresh URL
+    const restartCamera = () => { const src = cam.dataset.src; cam.src = src + (src.includes("?") ? "&" : "?") + "r=" + Date.now(); };
+    cam.addEventListener("error", () => setTimeout(restartCamera, 1000));
+    let connectedBefore = false;
     let timer = null;
     function addEvents(events, state) {
       events.forEach((ev) => {
@@ -118,7 +122,11 @@
       } else { row.hidden = true; }
     }
     UT.connect(table, {}, (d, kind) => {
-      if (kind === "snapshot") log.innerHTML = "";
+      if (kind === "snapshot") {  // the first, or after a reconnect: the camera's stream ended with the old one
+        log.innerHTML = "";
+        if (connectedBefore && document.readyState === "complete") restartCamera();
+        connectedBefore = true;
+      }
       render(d); addEvents(d.events || [], d.state || {});
     });
   };
