@@ -237,4 +237,9 @@ def read_image(path: Path) -> np.ndarray:
     img = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if img is None:
         raise DetectorError(f"cannot read image {path} (missing, or not an image OpenCV can decode)")
+    from vision.sources import cut_short
+
+    why = cut_short(path)
+    if why:
+        raise DetectorError(f"image {path}: {why} (OpenCV would fill the rest with grey)")
     return img

@@ -70,6 +70,26 @@ class FrameSource:
         raise NotImplementedError
 
 
+def cut_short(path: Path | str) -> str | None:
+    """Why the image file at `path` is incomplete, or None: a JPEG without its end-of-image marker, a PNG without
+    its last chunk (a copy or upload that stopped part way). OpenCV decodes such a file anyway, with the missing
+    part grey, and a grey band is not what the camera saw."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(8)
+            fh.seek(0, 2)
+            size = fh.tell()
+            fh.seek(max(0, size - 64))
+            tail = fh.read()
+    except OSError:
+        return None
+    if head[:2] == b"\xff\xd8" and b"\xff\xd9" not in tail.rstrip(b"\x00\r\n "):
+        return "its JPEG end-of-image marker is missing: the file is cut short"
+    if head == b"\x89PNG\r\n\x1a\n" and b"IEND" not in tail:
+        return "its PNG end chunk is missing: the file is cut short"
+    return None
+
+
 def _valid(image: Any) -> bool:
     return isinstance(image, np.ndarray) and image.ndim in (2, 3) and image.size > 0 and image.shape[0] > 1
 
@@ -220,6 +240,10 @@ class ImageFolderSource(FrameSource):
             img = cv2.imread(str(p), cv2.IMREAD_COLOR)
             if not _valid(img):
                 self.warn(f"{p.name}: not a readable image; skipped")
+                continue
+            why = cut_short(p)
+            if why:
+                self.warn(f"{p.name}: {why}; skipped")
                 continue
             yield Frame(i, i / self.fps, img)
 

@@ -147,6 +147,28 @@ def test_camera_that_never_opens() -> None:
         LiveSource(7, opener=lambda s: _FakeCap([], opened=False))
 
 
+def test_an_image_cut_short_is_skipped_or_refused_naming_why(tmp_path: Path) -> None:
+    """A JPEG or PNG whose copy stopped part way decodes in OpenCV with the missing part grey; a folder source skips
+    it with a warning, and `detect`'s reader refuses it (a grey band is not what the camera saw)."""
+    from vision.detector import DetectorError, read_image
+    from vision.sources import cut_short
+
+    img = np.random.default_rng(0).integers(0, 255, (64, 64, 3), np.uint8)
+    for i, ext in enumerate((".jpg", ".png")):
+        whole = tmp_path / f"{i:03d}{ext}"
+        cv2.imwrite(str(whole), img)
+        assert cut_short(whole) is None and read_image(whole).shape == (64, 64, 3)
+    cut = tmp_path / "002.jpg"
+    data = (tmp_path / "000.jpg").read_bytes()
+    cut.write_bytes(data[: len(data) // 2])
+    assert cv2.imread(str(cut)) is not None  # OpenCV reads what decodes
+    assert "cut short" in (cut_short(cut) or "")
+    with pytest.raises(DetectorError, match="end-of-image marker is missing"):
+        read_image(cut)
+    src = ImageFolderSource(tmp_path, fps=5)
+    assert len(list(src)) == 2 and any("002.jpg" in w and "cut short" in w for w in src.warnings)
+
+
 def test_image_folder_skips_unreadable_images(tmp_path: Path) -> None:
     for i in range(3):
         cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((8, 8, 3), i, np.uint8))
