@@ -41,8 +41,12 @@ def take_from_pile(g: Game, count: int, event: Event | None = None) -> None:
 def seen(g: Game, cards: tuple[Card, ...] | list[Card], sign: int = 1) -> None:
     """Faces laid face up this hand (a kept starter, cards played); `sign` -1 takes one back (OL-W4-CHALLENGE)."""
     faces = g.state.faces_seen
+    if sign > 0:
+        for c in cards:
+            faces[c.code] = faces.get(c.code, 0) + 1
+        return
     for c in cards:
-        faces[c.code] = max(0, faces.get(c.code, 0) + sign)
+        faces[c.code] = max(0, faces.get(c.code, 0) - 1)
 
 
 def check_reveal(g: Game, ev: Event, seat: int, cards: tuple[Card, ...]) -> None:

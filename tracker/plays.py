@@ -182,7 +182,7 @@ def apply_play(g: Game, ev: Play) -> None:
     # table goes on from that card as ever, and the owing seat still draws the cards (owed, no flag)
     owing = (s.turn, s.pending) if s.pending and not is_turn and s.turn is not None else None
     check_play(g, ev, seat, is_turn)
-    mistaken = any(f.seat == seat for f in s.flags[flags_before:])
+    mistaken = owing is not None and any(f.seat == seat for f in s.flags[flags_before:])
     resolve(g, ev, seat, inferred, flags_before)
     if owing is not None and mistaken and not any(c.is_draw for c in ev.cards):
         s.counts[owing[0]] += owing[1]
