@@ -1,5 +1,6 @@
-"""Draws the engine checks beyond one card a turn: a pending Draw Two / Wild Draw Four drawn in parts, and the cards
-the next player draws after a last Draw Two or Wild Draw Four (MA-LAST).
+"""Draws the engine checks beyond one card a turn: a pending Draw Two / Wild Draw Four drawn in parts, the cards
+the next player draws after a last Draw Two or Wild Draw Four (MA-LAST), whose a draw no sense placed is, and a draw
+logged just after the "pass" it belongs to.
 
 Why a module of its own: the camera reports each trip to the draw pile as a `draw`, so a +4 often arrives as four
 events, and the rules set how many cards, never that they come in one handful (MA-D2, OL-W4, CH-D2, FA-ACTION)."""

@@ -55,7 +55,6 @@ class TableLive:
     scores: dict[str, Any] = field(default_factory=dict)
     flags: list[dict[str, Any]] = field(default_factory=list)
     last_received: float = 0.0
-    rig_seq: dict[str, int] = field(default_factory=dict)  # the last event number stored from each rig agent
     rig_stored: dict[str, set[int]] = field(default_factory=dict)  # every event number stored from each rig agent
 
     @property
@@ -71,7 +70,6 @@ def _note_rig_seq(tl: TableLive, bodies: Sequence[dict[str, Any]]) -> None:
     for b in bodies:
         rig, seq = b.get("rig"), b.get("rig_seq")
         if isinstance(rig, str) and isinstance(seq, int) and not isinstance(seq, bool):
-            tl.rig_seq[rig] = max(seq, tl.rig_seq.get(rig, 0))
             tl.rig_stored.setdefault(rig, set()).add(seq)
 
 
@@ -146,7 +144,7 @@ class LiveTables:
         stored = self.store.events(tl.info.id)
         tl.events = [parse_event(s.body, s.seq) for s in stored]
         tl.bodies = [dict(s.body, log_line=s.seq) for s in stored]
-        tl.rig_seq, tl.rig_stored = {}, {}
+        tl.rig_stored = {}
         _note_rig_seq(tl, tl.bodies)
         tl.last_received = stored[-1].received_at if stored else 0.0
         self._rebuild(tl)
