@@ -57,7 +57,6 @@ def _session(path: Path, threads: int) -> Any:
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
-    opts.add_session_config_entry("session.set_denormal_as_zero", "1")  # as speech.kws.load_session
     try:
         return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # a corrupt or truncated file

@@ -105,7 +105,6 @@ class StreamingEmbedder:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
-        opts.add_session_config_entry("session.set_denormal_as_zero", "1")  # as speech.kws.load_session
         graph, self._sizes = streaming_model(path)
         self.session = ort.InferenceSession(graph, sess_options=opts, providers=["CPUExecutionProvider"])
         self._cache_names = [f"cache_{k}" for k in range(len(self._sizes))]

@@ -46,9 +46,6 @@ def load_session(path: Path | None = None, threads: int = 1) -> Any:
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
-    # numbers below 1e-38 computed as 0: the DS-CNNs' activations fall there in quiet stretches, and the CPU's slow
-    # path for them cost a sixth of their time; the posteriors are the same to 1e-6
-    opts.add_session_config_entry("session.set_denormal_as_zero", "1")
     try:
         return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
     except Exception as exc:

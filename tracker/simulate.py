@@ -527,8 +527,8 @@ class Simulator:
             assert target is not None
             self.hands[seat] = kept[seat] + moving[target]
             self.hands[target] = kept[target] + moving[seat]
-        if any(len(h) == 0 for h in self.hands):
-            return []
+        if any(len(self.hands[i]) == 0 and not self.s.owed[i] for i in range(n)):
+            return []  # the hand is over (a seat left empty-handed but owing penalty cards is not out)
         return [i for i in range(n) if len(self.hands[i]) == 1 and i != seat
                 and (value == "0" or i == target or len(self.hands[i]) != before[i])]
 
