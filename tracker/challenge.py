@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import Card
+from .cards import Card, card
+from .deck import seen
 from .events import Draw, Event, Reveal
 from .plays import fits
 from .state import W4Play
@@ -91,7 +92,7 @@ def _settle(g: Game, ev: Event, w4: W4Play, legal: bool, why: str, public_why: s
     if r.w4_guilty_takes_back:
         s.counts[seat] += 1
         s.discard = max(0, s.discard - 1)
-        s.faces_seen["wild-draw4"] = max(0, s.faces_seen.get("wild-draw4", 0) - 1)
+        seen(g, (card("wild-draw4"),), -1)
         s.top, s.color = w4.prev_top, w4.prev_color
     if r.w4_guilty_loses_turn:
         s.skip_next[seat] = True

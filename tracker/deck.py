@@ -46,7 +46,7 @@ def seen(g: Game, cards: tuple[Card, ...] | list[Card], sign: int = 1) -> None:
             faces[c.code] = faces.get(c.code, 0) + 1
         return
     for c in cards:
-        faces[c.code] = max(0, faces.get(c.code, 0) - 1)
+        faces[c.code] = max(0, faces.get(c.code, 0) - 1)  # a card taken back into a hand
 
 
 def check_reveal(g: Game, ev: Event, seat: int, cards: tuple[Card, ...]) -> None:

@@ -164,16 +164,16 @@ def apply_play(g: Game, ev: Play) -> None:
         g.warn(ev, f"{s.name(seat)} played before a starter card was turned")
         if s.turn is None:
             return
-    if s.pending_paid and seat != s.turn and _intercepts_pending_draw2(g, ev):
-        # OL-D2-INTERCEPT: "As soon as he/she has seen them he/she needs to keep them": the seat owing the Draw Two
-        # keeps what it drew and still draws the rest, with no flag; the interceptor's card starts a new 2
-        assert s.turn is not None
-        withdraw_short_flag(g)
-        s.counts[s.turn] += s.pending
-        s.owed[s.turn] += s.pending
-        s.pending, s.pending_kind, s.pending_paid = 0, None, 0
-    if s.pending_paid and seat != s.turn:
-        short_draw(g, ev)  # another seat plays: the turn that owed a draw was left short
+    if s.pending_paid and seat != s.turn and s.turn is not None:  # another seat plays on a draw made in part
+        if _intercepts_pending_draw2(g, ev):
+            # OL-D2-INTERCEPT: "As soon as he/she has seen them he/she needs to keep them": the seat owing the Draw
+            # Two keeps what it drew and still draws the rest, with no flag; the interceptor's card starts a new 2
+            withdraw_short_flag(g)
+            s.counts[s.turn] += s.pending
+            s.owed[s.turn] += s.pending
+            s.pending, s.pending_kind, s.pending_paid = 0, None, 0
+        else:
+            short_draw(g, ev)  # the turn that owed a draw was left short
     if seat != s.turn and s.turn_drawn and not s.pending and seat == g.next_seat(s.turn):
         g.set_turn(seat, ev.t)  # the previous seat drew and kept the card without saying "pass"
     is_turn = seat == s.turn

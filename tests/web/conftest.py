@@ -203,13 +203,25 @@ def live_server(sqlite_app: Any) -> Iterator[Any]:
     server.stop()
 
 
+def post_events(server: Any, table: str, token: str, body: Any, timeout: float = 30) -> Any:
+    """Post events to a running server's API as a rig does (`server`: a live server); its JSON answer."""
+    import json
+    import urllib.request
+
+    req = urllib.request.Request(f"{server.url}/api/tables/{table}/events", data=json.dumps(body).encode(),
+                                 headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=timeout) as resp:
+        assert resp.status in (200, 201)
+        return json.loads(resp.read())
+
+
 @pytest.fixture
 def h() -> Any:
     """The helpers above, for test modules (pytest's importlib mode can't import conftest by name)."""
     from types import SimpleNamespace
 
     return SimpleNamespace(add_table=add_table, add_user=add_user, csrf_from=csrf_from, login=login, bearer=bearer,
-                           PASSWORD=PASSWORD)
+                           post_events=post_events, PASSWORD=PASSWORD)
 
 
 # -- headless Chromium (Debian's, never a downloaded one) --------------------------------------------------------

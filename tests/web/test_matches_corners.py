@@ -145,6 +145,13 @@ def _csv_scores(rows: list[list[str]]) -> dict[str, Any]:
             "lowest_wins": rows[-2][1] == "yes", "winner_name": rows[-1][1] if len(rows[-1]) > 1 else ""}
 
 
+def _checked(c: Any, tmp_path: Path) -> tuple[dict[str, Any], str]:
+    """Table t1's exported log through `unotable replay`, checked against every view of the dashboard."""
+    doc, err = _replay_inproc(_export(c, "t1", tmp_path / "log.jsonl"))
+    _assert_dashboard_is_replay(c, "t1", doc)
+    return doc, err
+
+
 def _assert_dashboard_is_replay(c: Any, table: str, doc: dict[str, Any]) -> None:
     dash = _dash(c, table)
     assert dash["scores"] == doc["scores"]
@@ -184,8 +191,7 @@ def test_a_simulated_match_to_the_target_agrees_with_replay_hand_by_hand(
     for hand_no, end in enumerate(starts[1:], start=1):
         _post(c, "t1", token, bodies[prev:end], status=200)
         prev = end
-        doc, _err = _replay_inproc(_export(c, "t1", tmp_path / "log.jsonl"))
-        _assert_dashboard_is_replay(c, "t1", doc)
+        doc, _err = _checked(c, tmp_path)
         assert len(doc["scores"]["hands"]) == hand_no  # one row a hand (README)
     # the match reached its target, and the winner is the ruleset's
     scores = doc["scores"]
@@ -222,8 +228,7 @@ def test_scores_hand_by_hand_to_a_custom_target_and_past_it(app: Any, h: Any, ru
     for k, end in enumerate(starts[1:], start=1):
         _post(c, "t1", token, bodies[prev:end], status=200)
         prev = end
-        doc, err = _replay_inproc(_export(c, "t1", tmp_path / "log.jsonl"))
-        _assert_dashboard_is_replay(c, "t1", doc)
+        doc, err = _checked(c, tmp_path)
         sc = doc["scores"]
         assert sc["target"] == target and doc["flags"] == []
         if k <= hands:
@@ -254,12 +259,10 @@ def test_olympic_match_ends_when_a_seat_reaches_500_and_the_lowest_wins(app: Any
     token = h.add_table(app)
     c = app.test_client()
     _post(c, "t1", token, bodies[:cut], status=200)
-    doc, _ = _replay_inproc(_export(c, "t1", tmp_path / "log.jsonl"))
-    _assert_dashboard_is_replay(c, "t1", doc)
+    doc, _ = _checked(c, tmp_path)
     assert doc["scores"]["totals"] == [9, 450, 90] and doc["scores"]["winner"] is None
     _post(c, "t1", token, bodies[cut:], status=200)
-    doc, _ = _replay_inproc(_export(c, "t1", tmp_path / "log.jsonl"))
-    _assert_dashboard_is_replay(c, "t1", doc)
+    doc, _ = _checked(c, tmp_path)
     assert doc["flags"] == [] and len(doc["scores"]["hands"]) == 15
     assert doc["scores"]["totals"] == [10, 500, 90] and doc["scores"]["winner"] == 0
     assert doc["state"]["phase"] == "match_over"
@@ -308,8 +311,7 @@ def _olympic_tie(app: Any, h: Any, stage: str = "group") -> Any:
 
 def test_an_olympic_tie_at_the_lowest_total_ends_the_match_with_no_winner(app: Any, h: Any, tmp_path: Path) -> None:
     c = _olympic_tie(app, h)
-    doc, _ = _replay_inproc(_export(c, "t1", tmp_path / "log.jsonl"))
-    _assert_dashboard_is_replay(c, "t1", doc)
+    doc, _ = _checked(c, tmp_path)
     assert doc["scores"]["totals"] == [150, 150, 200] and doc["scores"]["winner"] is None
     assert doc["state"]["phase"] == "match_over"
     pretty = _cli("replay", str(tmp_path / "log.jsonl"), "--pretty").stdout
@@ -345,12 +347,10 @@ def test_winner_takes_all_cannot_tie_at_the_target(app: Any, h: Any, tmp_path: P
     token = h.add_table(app)
     c = app.test_client()
     _post(c, "t1", token, bodies[:cut], status=200)
-    doc, _ = _replay_inproc(_export(c, "t1", tmp_path / "log.jsonl"))
-    _assert_dashboard_is_replay(c, "t1", doc)
+    doc, _ = _checked(c, tmp_path)
     assert doc["scores"]["totals"] == [200, 200, 200] and doc["scores"]["winner"] is None
     _post(c, "t1", token, bodies[cut:], status=200)
-    doc, _ = _replay_inproc(_export(c, "t1", tmp_path / "log.jsonl"))
-    _assert_dashboard_is_replay(c, "t1", doc)
+    doc, _ = _checked(c, tmp_path)
     assert doc["scores"]["totals"] == [300, 200, 200] and doc["scores"]["winner"] == 0
 
 
@@ -402,14 +402,12 @@ def test_a_hand_nobody_won_is_a_row_of_zeros_and_the_next_hand_is_scored(
     c = app.test_client()
     unfinished = "H2; T red-5; P0 red-6; P1 red-8; P2 red-9"
     _post(c, "t1", token, _bodies(ruleset, unfinished, players=3), status=200)
-    doc, err = _replay_inproc(_export(c, "t1", tmp_path / "log.jsonl"))
-    _assert_dashboard_is_replay(c, "t1", doc)
+    doc, err = _checked(c, tmp_path)
     assert doc["scores"]["hands"] == []  # the hand may still go on: no row yet
     last_t = c.get("/api/tables/t1/events").get_json()["events"][-1]["t"]
     nxt = _bodies(ruleset, _hand(0, 3, {0: "blue-9", 2: "wild"}), players=3)[1:]
     _post(c, "t1", token, _shift(nxt, last_t + (5 if ruleset == "falsonal" else 30)), status=200)  # finding 7
-    doc, err = _replay_inproc(_export(c, "t1", tmp_path / "log.jsonl"))
-    _assert_dashboard_is_replay(c, "t1", doc)
+    doc, err = _checked(c, tmp_path)
     assert "hand 1 ended with nobody out" in err
     expected = [9, 0, 50] if ruleset == "olympic" else [0, 59, 0]  # seat 1 goes out
     assert doc["scores"]["hands"] == [[0, 0, 0], expected]
@@ -423,8 +421,7 @@ def test_falsonal_times_no_turn_between_a_won_hand_and_the_next_deal(app: Any, h
     token = h.add_table(app)
     c = app.test_client()
     _post(c, "t1", token, _bodies("falsonal", _hands(4, 3, 3, gap=120), players=4), status=200)
-    doc, _ = _replay_inproc(_export(c, "t1", tmp_path / "log.jsonl"))
-    _assert_dashboard_is_replay(c, "t1", doc)
+    doc, _ = _checked(c, tmp_path)
     assert doc["flags"] == [] and len(doc["scores"]["hands"]) == 3
 
 
@@ -671,20 +668,11 @@ def test_the_overlay_never_shows_a_hand_even_in_a_flag(app: Any, h: Any) -> None
 
 
 # -- the pages in a real browser -------------------------------------------------------------------------------------------
-def _post_live(server: Any, table: str, token: str, body: Any) -> None:
-    import urllib.request
-
-    req = urllib.request.Request(f"{server.url}/api/tables/{table}/events", data=json.dumps(body).encode(),
-                                 headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        assert resp.status in (200, 201)
-
-
 @pytest.mark.browser
 def test_the_overlay_and_the_scoreboard_draw_names_as_text(browser: Any, live_server: Any, sqlite_app: Any,
                                                            h: Any) -> None:
     token = h.add_table(sqlite_app)
-    _post_live(live_server, "t1", token, _bodies("olympic", _hands(5, 4, 1), players=5, names=HOSTILE))
+    h.post_events(live_server, "t1", token, _bodies("olympic", _hands(5, 4, 1), players=5, names=HOSTILE))
     ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
     dialogs: list[str] = []
     try:
@@ -712,7 +700,7 @@ def test_the_overlay_and_the_scoreboard_draw_names_as_text(browser: Any, live_se
 def test_the_scoreboard_page_says_a_tied_match_is_over(browser: Any, live_server: Any, sqlite_app: Any,
                                                         h: Any) -> None:
     token = h.add_table(sqlite_app)
-    _post_live(live_server, "t1", token, _bodies("olympic", _hands(3, 2, 5), players=3, target=200))
+    h.post_events(live_server, "t1", token, _bodies("olympic", _hands(3, 2, 5), players=3, target=200))
     ctx = browser.new_context()
     try:
         board = ctx.new_page()

@@ -4,11 +4,9 @@ PostgreSQL), `/api/tournament`, the page, the CLI, the broadcast delay, and the 
 from __future__ import annotations
 
 import html
-import json
 import os
 import subprocess
 import sys
-import urllib.request
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -230,19 +228,12 @@ def test_table_stage_commands(tmp_path: Path) -> None:
 # -- headless Chromium ---------------------------------------------------------------------------------------
 
 
-def post(server: Any, table: str, token: str, body: Any) -> None:
-    req = urllib.request.Request(f"{server.url}/api/tables/{table}/events", data=json.dumps(body).encode(),
-                                 headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        assert resp.status in (200, 201)
-
-
 @pytest.mark.browser
 def test_chromium_renders_the_page_and_it_follows_the_tables(browser: Any, live_server: Any, sqlite_app: Any, h: Any) -> None:
     sqlite_app.config["TOURNAMENT_REFRESH_S"] = 0.5
     tokens = {name: h.add_table(sqlite_app, name) for name in ("g1", "g2")}
-    post(live_server, "g1", tokens["g1"], list(match(1)))
-    post(live_server, "g2", tokens["g2"], list(match(2)[:200]))
+    h.post_events(live_server, "g1", tokens["g1"], list(match(1)))
+    h.post_events(live_server, "g2", tokens["g2"], list(match(2)[:200]))
     errors: list[str] = []
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -251,7 +242,7 @@ def test_chromium_renders_the_page_and_it_follows_the_tables(browser: Any, live_
     assert page.is_visible('article[data-table="g2"] .badge.playing')
     assert "Still playing: g2" in page.inner_text("#round-semifinal")
     assert page.locator('article[data-table="g1"] table.standings tr').count() == 6
-    post(live_server, "g2", tokens["g2"], list(match(2)[200:]))  # g2 finishes: the page redraws by itself
+    h.post_events(live_server, "g2", tokens["g2"], list(match(2)[200:]))  # g2 finishes: the page redraws by itself
     page.wait_for_selector('article[data-table="g2"] .badge.finished', timeout=5000)
     page.wait_for_selector('#round-semifinal .seating[data-name="semifinal-1"]', timeout=5000)
     assert page.locator("#round-semifinal .seating").count() == 3  # one semifinal table of 4; consolation 4 + 4
