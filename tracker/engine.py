@@ -41,6 +41,7 @@ from .events import (
     Draw,
     Event,
     HandStart,
+    Insertion,
     MatchStart,
     Pass,
     Play,
@@ -230,7 +231,7 @@ class Game:
     def resolve_seat(self, event: Event) -> int | None:
         s = self.state
         seat: int | None = getattr(event, "seat", None)
-        if seat is not None or isinstance(event, MatchStart | HandStart | Starter | Ruling | Correction):
+        if seat is not None or isinstance(event, MatchStart | HandStart | Starter | Ruling | Correction | Insertion):
             return seat
         if isinstance(event, Draw):
             return null_draw_seat(self, event)
@@ -520,8 +521,9 @@ class Game:
         f.ruled_at = ev.t
         f.note = ev.note
 
-    def on_correction(self, ev: Correction) -> None:
-        """Corrections are applied by `replay` before the fold; in the fold itself they change nothing."""
+    def on_correction(self, ev: Correction | Insertion) -> None:
+        """Corrections and insertions are applied by `replay` before the fold; in the fold itself they change
+        nothing."""
 
 
 _HANDLERS: dict[type, Any] = {
@@ -537,6 +539,7 @@ _HANDLERS: dict[type, Any] = {
     Reveal: Game.on_reveal,
     Ruling: Game.on_ruling,
     Correction: Game.on_correction,
+    Insertion: Game.on_correction,
 }
 
 
@@ -573,6 +576,12 @@ def replay(events: Iterable[Event], ruleset: str | Ruleset | None = None,
         for c in fixes:
             if c.target_line not in lines:
                 game.warn(c, f"a correction of line {c.target_line}, which holds no event (a blank line?); ignored")
+    inserts = [ev for ev in evs if isinstance(ev, Insertion)]
+    known = {ev.line for ev in evs} if inserts else set()
+    for ins in inserts:
+        if ins.after_line and ins.after_line not in known:
+            game.warn(ins, f"an insert after line {ins.after_line}, which holds no event (a blank line?); its "
+                      "event was put after the last event before it")
     return game.result()
 
 

@@ -113,8 +113,25 @@ class Correction(Event):
     type = "correction"
 
 
+@dataclass(frozen=True, slots=True)
+class Insertion(Event):
+    """An extension of EVENTS.md (`insert`): a referee adds an event that no sense logged (a draw the camera missed)
+    at its place in the game, right after line `after_line` (0: before the first line). A correction can only
+    rewrite a line that exists; a missed event has no line, and appending it at the end would put it after plays
+    that in fact came later. The inserted event takes this event's own line, so its flags point at a line the
+    referee sees in the raw log (and a later `correction` of that line rewrites or strikes the insertion)."""
+
+    after_line: int = 0
+    event: Event | None = None
+    type = "insert"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (MatchStart, HandStart, Starter, Play, Draw, Pass, Uno, ColorCall, Challenge, Reveal, Ruling, Correction)
+    for cls in (MatchStart, HandStart, Starter, Play, Draw, Pass, Uno, ColorCall, Challenge, Reveal, Ruling, Correction,
+                Insertion)
 }
-"""Every event type EVENTS.md defines, by its `type` string."""
+"""Every event type EVENTS.md defines, by its `type` string, and the extension `insert`."""
+
+REFEREE_TYPES = ("ruling", "correction", "insert")
+"""The event types only a referee writes: they change how earlier lines are read, so a table replays its log."""

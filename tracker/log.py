@@ -24,6 +24,7 @@ from .events import (
     Draw,
     Event,
     HandStart,
+    Insertion,
     MatchStart,
     Pass,
     Play,
@@ -236,9 +237,29 @@ def _correction(obj: dict[str, Any], line: int | None, common: dict[str, Any]) -
             replacement = parse_event(raw, target)
         except LogError as exc:
             raise LogError(line, f"corrected event is invalid: {exc.reason}") from None
-        if isinstance(replacement, Correction):
-            raise LogError(line, "a correction can't replace an event with another correction")
+        if isinstance(replacement, Correction | Insertion):
+            raise LogError(line, f"a correction can't replace an event with another {replacement.type!r}")
     return Correction(target_line=target, event=replacement, **common)
+
+
+def _insert(obj: dict[str, Any], line: int | None, common: dict[str, Any]) -> Event:
+    """The extension `insert` (README): an event no sense logged, put right after line `after` (0: first)."""
+    after = obj.get("after")
+    if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+        raise LogError(line, "insert needs 'after': the 1-based line the missed event follows (0: before the first "
+                       f"line), got {after!r}")
+    if line is not None and after >= line:
+        raise LogError(line, f"an insert can only follow an earlier line, not line {after}")
+    raw = obj.get("event")
+    if not isinstance(raw, dict):
+        raise LogError(line, "insert needs 'event': the missed event, an object")
+    try:
+        inserted = parse_event(raw, line)
+    except LogError as exc:
+        raise LogError(line, f"inserted event is invalid: {exc.reason}") from None
+    if isinstance(inserted, Correction | Insertion | Ruling):
+        raise LogError(line, f"an insert adds a game event the senses missed, not a referee's {inserted.type!r}")
+    return Insertion(after_line=after, event=inserted, **common)
 
 
 _BUILDERS: dict[str, Any] = {
@@ -254,6 +275,7 @@ _BUILDERS: dict[str, Any] = {
     "reveal": _reveal,
     "ruling": _ruling,
     "correction": _correction,
+    "insert": _insert,
 }
 _KNOWN: dict[str, frozenset[str]] = {
     "match_start": frozenset({"ruleset", "players", "target"}),
@@ -268,6 +290,7 @@ _KNOWN: dict[str, frozenset[str]] = {
     "reveal": frozenset({"seat", "cards"}),
     "ruling": frozenset({"flag", "decision", "note"}),
     "correction": frozenset({"line", "event"}),
+    "insert": frozenset({"after", "event"}),
 }
 
 
@@ -291,7 +314,7 @@ def _seats_of(event: Event) -> list[tuple[str, int]]:
         v = getattr(event, key, None)
         if isinstance(v, int) and not isinstance(v, bool):
             out.append((key, v))
-    if isinstance(event, Correction) and event.event is not None:
+    if isinstance(event, Correction | Insertion) and event.event is not None:
         out += [(f"event.{k}", v) for k, v in _seats_of(event.event)]
     return out
 
@@ -431,6 +454,9 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             out["note"] = event.note
     elif isinstance(event, Correction):
         out["line"] = event.target_line
+        out["event"] = None if event.event is None else event_to_dict(event.event)
+    elif isinstance(event, Insertion):
+        out["after"] = event.after_line
         out["event"] = None if event.event is None else event_to_dict(event.event)
     if event.source != "manual":
         out["source"] = event.source

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from .corrections import apply_corrections
+from .corrections import corrected_entries
 from .engine import Replay
 from .events import (
     Challenge,
@@ -15,6 +15,7 @@ from .events import (
     Draw,
     Event,
     HandStart,
+    Insertion,
     MatchStart,
     Pass,
     Play,
@@ -62,6 +63,8 @@ def _line(ev: Event, players: list[str]) -> str:
             f": {ev.note}" if ev.note else "")
     if isinstance(ev, Correction):
         return f"referee {'strikes' if ev.event is None else 'corrects'} line {ev.target_line}"
+    if isinstance(ev, Insertion):
+        return f"referee inserts a missed event after line {ev.after_line}"
     return ev.type
 
 
@@ -73,17 +76,18 @@ def render_game(events: Sequence[Event], result: Replay) -> str:
     by_line: dict[int, list[Flag]] = defaultdict(list)
     for f in result.flags:
         by_line[f.line].append(f)
-    fixed = {ev.line: ev for ev in apply_corrections(events)}
-    corrected = {ev.target_line for ev in events if isinstance(ev, Correction)}
+    raw_t = {raw.line: raw.t for raw in events}
+    marks = {"corrected": "  (corrected by the referee)", "inserted": "  (inserted by the referee)"}
     out: list[str] = []
-    for raw in events:
-        ev = fixed.get(raw.line)
+    for entry in corrected_entries(events):
+        ev = entry.event
         if ev is None:
-            out.append(f"{raw.t:8.1f}s  (line {raw.line} struck by the referee)")
+            out.append(f"{raw_t.get(entry.line, 0.0):8.1f}s  (line {entry.line} struck by the referee)")
             continue
-        mark = "  (corrected by the referee)" if raw.line in corrected else ""
-        out.append(f"{ev.t:8.1f}s  {_line(ev, players)}{mark}")
-        for f in by_line.get(ev.line or -1, []):
+        if isinstance(ev, Insertion):  # its event is shown where it was put
+            continue
+        out.append(f"{ev.t:8.1f}s  {_line(ev, players)}{marks.get(entry.how, '')}")
+        for f in by_line.get(entry.line, []):
             if f.penalty and f.status == "dismissed":
                 pen = f" Penalty of {f.penalty} card(s) taken back."
             else:

@@ -10,6 +10,7 @@ One step a token string, time advancing by `step` seconds each (or `+N` to let N
     U1 / U?       seat 1 / someone calls UNO        C0 red / C? red      a colour named aloud
     X1            seat 1 challenges the +4          R0 red-1,blue-2      seat 0 shows a hand (R0 - : empty)
     !up 12-missed_uno-1 / !dis ID   a referee's ruling     !fix 7 P0 red-8 / !fix 7 -   a correction of line 7
+    !ins 7 D1 / !ins 7 D1 @6.5      a missed event inserted after line 7 (at its neighbours' time, or at t=6.5)
     ~5 / ~5@2     five rounds of red number cards from seat 0 (seat 2) round the table, each calling UNO at one card
 """
 
@@ -67,6 +68,12 @@ def parse_step(token: str, t: float) -> dict[str, Any]:
                 fixed.pop("t")
                 fixed["t"] = t
             return {"type": "correction", "line": line, "event": fixed, "source": "referee", "t": t}
+        if head == "!ins":  # "!ins 5 D1" / "!ins 5 D1 @4.5": a missed draw after line 5 (at t=4.5)
+            when = t
+            if rest[-1].startswith("@"):
+                when = float(rest.pop()[1:])
+            missed = parse_step(" ".join(rest[1:]), when)
+            return {"type": "insert", "after": int(rest[0]), "event": missed, "source": "referee", "t": t}
     raise ValueError(f"can't read step {token!r}")
 
 

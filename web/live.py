@@ -1,8 +1,9 @@
 """Each table's game kept warm in memory, in step with its stored log.
 
 Posting an event must not replay the whole match: for plain appends the table's `tracker.engine.Game` takes the new
-events with `apply` (fast), and only a referee's `correction` (which rewrites an earlier line) or `ruling` (which may
-change what an earlier mistake cost: `tracker.engine.fold`) costs a full replay of the stored log. Every change is
+events with `apply` (fast), and only a referee's `correction` or `insert` (which rewrite the log before their own
+line) or `ruling` (which may change what an earlier mistake cost: `tracker.engine.fold`) costs a full replay of the
+stored log. Every change is
 committed to the store *before* it is published or acknowledged, and published while the table's lock is held, so
 that subscribers see a table's updates in log order.
 """
@@ -18,13 +19,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tracker.engine import fold, replay
+from tracker.events import REFEREE_TYPES
 from tracker.log import LogError, check_seats, event_to_dict, parse_event
 from tracker.ruleset import RULESET_NAMES, RulesetError
 
 from .hub import Hub, Message
 from .store import Store, TableInfo
 
-REFEREE_TYPES = ("ruling", "correction")
 RECENT_EVENTS = 60  # events a snapshot carries for the scrolling log
 
 
@@ -96,7 +97,7 @@ def public_event(body: dict[str, Any]) -> dict[str, Any]:
         out = dict(body)
         out["cards"] = len(body.get("cards") or [])
         return out
-    if body.get("type") == "correction" and isinstance(body.get("event"), dict):
+    if body.get("type") in ("correction", "insert") and isinstance(body.get("event"), dict):
         out = dict(body)
         out["event"] = public_event(body["event"])
         return out
@@ -230,7 +231,7 @@ class LiveTables:
                         f"{where}: out of order: t={ev.t:g} is earlier than the table's last event (t={last_t:g}); "
                         "events must never go back in time"
                     )
-                if ev.type == "correction":
+                if ev.type in ("correction", "insert"):
                     self._check_correction(tl, ev, where)
                 last_t = ev.t
                 parsed.append(ev)
@@ -259,7 +260,7 @@ class LiveTables:
     def _check_ruleset(tl: TableLive, ev: Any, where: str) -> None:
         """A dashboard plays the built-in rulesets and the table's own; it never opens a file a rig names."""
         named = getattr(ev, "ruleset", None) if ev.type == "match_start" else None
-        if ev.type == "correction" and ev.event is not None and ev.event.type == "match_start":
+        if ev.type in ("correction", "insert") and ev.event is not None and ev.event.type == "match_start":
             named = ev.event.ruleset
         if named is None or named in RULESET_NAMES or tl.info.ruleset:  # a table's forced ruleset overrides the log's
             return
@@ -279,10 +280,14 @@ class LiveTables:
         return seq in tl.rig_stored.get(rig, ())
 
     def _check_correction(self, tl: TableLive, ev: Any, where: str) -> None:
+        if ev.type == "insert":
+            if ev.after_line > tl.seq:
+                raise PostError(f"{where}: line {ev.after_line} doesn't exist yet (the log has {tl.seq} lines)")
+            return
         target = ev.target_line
         if target > tl.seq:
             raise PostError(f"{where}: line {target} doesn't exist yet (the log has {tl.seq} lines)")
-        if tl.events[target - 1].type in REFEREE_TYPES:
+        if tl.events[target - 1].type in ("ruling", "correction"):  # an insert's line is its event: correctable
             raise PostError(f"{where}: line {target} is a referee's decision; rule again instead of correcting it")
 
     def _commit(self, tl: TableLive, parsed: list[Any], ruling: dict[str, Any] | None) -> list[int]:
@@ -322,7 +327,7 @@ class LiveTables:
         }
         frame = sse_frame("update", tl.seq, payload)
         hidden = any("public_message" in f for f in tl.flags)
-        if hidden or any(b.get("type") in ("reveal", "correction") for b in new):
+        if hidden or any(b.get("type") in ("reveal", "correction", "insert") for b in new):
             public = sse_frame("update", tl.seq, dict(payload, events=[public_event(b) for b in new],
                                                       flags=public_flags(tl.flags)))
         else:
@@ -382,6 +387,34 @@ class LiveTables:
                 "kind": "correction", "flag_id": None, "decision": "struck" if new_event is None else "corrected",
                 "line": line, "note": note,
                 "detail": json.dumps({"was": tl.bodies[line - 1], "now": new_event}),
+                "username": username, "event_seq": tl.seq + 1,
+            }
+            return self._commit(tl, [ev], ruling=audit)[0]
+
+    def insert(
+        self, name: str, after: int, new_event: dict[str, Any], username: str, note: str | None = None
+    ) -> int:
+        """Append an `insert`: an event no sense logged, put right after log line `after` (0: before the first);
+        without its own `t` it happens when line `after` did. The table is replayed at once."""
+        tl = self.get(name)
+        if tl is None:
+            raise PostError(f"no table named {name!r}", 404)
+        with tl.lock:
+            if not 0 <= after <= tl.seq:
+                raise PostError(f"line {after} doesn't exist: table {name!r} has lines 1-{tl.seq} (0: before line 1)")
+            if "t" not in new_event:
+                new_event = {**new_event, "t": tl.events[after - 1].t if after else 0.0}
+            obj: dict[str, Any] = {
+                "t": tl.last_t, "type": "insert", "source": "referee", "after": after, "event": new_event,
+                "by": username, "at": _iso_now(),
+            }
+            if note:
+                obj["note"] = note
+            ev = self._parse_referee(tl, obj)
+            self._check_correction(tl, ev, "insert")
+            audit = {
+                "kind": "insert", "flag_id": None, "decision": "inserted", "line": after, "note": note,
+                "detail": json.dumps({"after": after, "now": new_event}),
                 "username": username, "event_seq": tl.seq + 1,
             }
             return self._commit(tl, [ev], ruling=audit)[0]

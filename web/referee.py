@@ -1,6 +1,6 @@
 """Referee review: the queue of open flags with the rule, the engine's reason and the evidence, and the decisions.
 
-Every decision is appended to the table's log as a `ruling` or `correction` event (source "referee", with `by` and
+Every decision is appended to the table's log as a `ruling`, `correction` or `insert` event (source "referee", with `by` and
 `at`), so that the state and the scores replay at once and a replay of the exported log gives the same answer; the
 same decision is written to the `rulings` table, the audit trail a referee can export as CSV or JSON.
 """
@@ -84,6 +84,7 @@ def queue() -> Any:
             "clause": clause_text(flag["rule"]) if flag.get("rule") else "",
             "event": event,
             "event_json": json.dumps({k: v for k, v in (event or {}).items() if k != "log_line"}, ensure_ascii=False),
+            "missed_json": json.dumps({"type": "draw", "seat": seat, "count": 1}),
             "evidence": _evidence_for(tables[flag["table"]].id, flag["t"]),
         })
     rulings = svc.store.rulings(table_id)
@@ -141,6 +142,34 @@ def correct() -> Any:
     except PostError as exc:
         abort(exc.status, description=str(exc))
     flash(f"Line {line} on {table} {'struck' if new_event is None else 'corrected'} (log line {at}).", "ok")
+    return redirect(_local(request.form.get("back")) or url_for("referee.queue"))
+
+
+@bp.post("/insert")
+@referee_required
+def insert_missed() -> Any:
+    """A missed event (a draw the camera didn't see) put at its place in the game, after the line the form names."""
+    user = current_user()
+    assert user is not None
+    table = request.form.get("table", "")
+    try:
+        after = int(request.form.get("after", ""))
+    except ValueError:
+        abort(400, description=f"bad line {request.form.get('after')!r}: expected the log line the missed event follows")
+    note = request.form.get("note", "").strip() or None
+    try:
+        new_event = json.loads(request.form.get("event", ""))
+    except json.JSONDecodeError as exc:
+        abort(400, description=f"the missed event is not valid JSON ({exc.msg} at column {exc.colno})")
+    except (RecursionError, ValueError):
+        abort(400, description="the missed event is not valid JSON (nested too deeply, or a number too long)")
+    if not isinstance(new_event, dict):
+        abort(400, description="the missed event must be a JSON object, e.g. {\"type\": \"draw\", \"seat\": 1}")
+    try:
+        at = _svc().live.insert(table, after, new_event, user["username"], note)
+    except PostError as exc:
+        abort(exc.status, description=str(exc))
+    flash(f"A missed {new_event.get('type', 'event')} inserted after line {after} on {table} (log line {at}).", "ok")
     return redirect(_local(request.form.get("back")) or url_for("referee.queue"))
 
 

@@ -99,7 +99,7 @@ rulings_t = Table(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("table_id", Integer, ForeignKey("tables.id"), nullable=False),
-    Column("kind", String(16), nullable=False),  # ruling | correction
+    Column("kind", String(16), nullable=False),  # ruling | correction | insert
     Column("flag_id", String(64), nullable=True),
     Column("decision", String(16), nullable=True),  # upheld | dismissed | corrected | struck
     Column("line", Integer, nullable=True),  # the log line a correction targets

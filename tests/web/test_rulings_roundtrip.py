@@ -346,3 +346,61 @@ def test_after_a_restart_the_queue_is_the_engines_open_flags(sqlite_app: Any, h:
     finally:
         restarted.extensions["unotable"].close()
         restarted.extensions["unotable"].store.dispose()
+
+
+# -- insertions (README: a referee adds an event no sense logged, at its place in the game) --------------------------
+def _insert(c: Any, after: int, event: dict[str, Any], note: str = "") -> Any:
+    page = c.get("/referee")
+    return c.post("/referee/insert", data={"table": "t1", "after": str(after), "event": json.dumps(event),
+                                           "note": note, "csrf_token": c.h.csrf_from(page.text)})
+
+
+def test_a_missed_draw_inserted_from_the_queue_replays_as_the_dashboard_shows(table: Any, tmp_path: Path) -> None:
+    # mattel: seat 1's draw was missed, so seat 2's card (line 5) looks out of turn
+    _post(table, _bodies("mattel", "H3; T red-5; P0 red-6; P2 red-8"))
+    assert [f["id"] for f in _dashboard(table)["flags"]] == ["5-out_of_turn-2"]
+    page = table.get("/referee").text
+    assert 'action="/referee/insert"' in page and 'name="after" type="number" min="0" step="1" value="4"' in page
+    r = _insert(table, 4, {"type": "draw", "seat": 1, "count": 1}, "the camera missed seat 1's draw")
+    assert r.status_code == 302, r.text[-500:]
+    doc = _assert_agree(table, tmp_path)
+    assert doc["flags"] == [] and doc["state"]["counts"] == [6, 8, 6, 7]
+    events = table.get("/api/tables/t1/events").get_json()["events"]
+    assert events[-1]["type"] == "insert" and events[-1]["after"] == 4 and events[-1]["by"] == "ref"
+    assert events[-1]["event"] == {"t": 3.0, "type": "draw", "seat": 1, "count": 1}  # no "t": line 4's time
+    store = table.application.extensions["unotable"].store
+    audit = store.rulings()[-1]
+    assert (audit["kind"], audit["decision"], audit["line"], audit["note"]) == (
+        "insert", "inserted", 4, "the camera missed seat 1's draw")
+    assert store.flags()[0]["status"] == "withdrawn"
+    # struck again by a correction of the insert's own line: the flag is back
+    _correct(table, 6, None, "it was the next hand's draw after all")
+    doc = _assert_agree(table, tmp_path)
+    assert [f["id"] for f in doc["flags"]] == ["5-out_of_turn-2"]
+
+
+def test_insertions_refused_with_a_reason(table: Any) -> None:
+    _post(table, _bodies("mattel", "H3; T red-5; P0 red-6; P2 red-8"))
+    assert _insert(table, 9, {"type": "draw", "seat": 1}).status_code == 400  # no line 9 yet
+    r = _insert(table, 4, {"type": "draw", "seat": 7})
+    assert r.status_code == 400 and "seat" in r.text
+    r = _insert(table, 4, {"type": "ruling", "flag": "5-out_of_turn-2", "decision": "upheld"})
+    assert r.status_code == 400 and "not a referee&#39;s &#39;ruling&#39;" in r.text
+    page = table.get("/referee")
+    r = table.post("/referee/insert", data={"table": "t1", "after": "4", "event": "[1]",
+                                            "csrf_token": table.h.csrf_from(page.text)})
+    assert r.status_code == 400 and "must be a JSON object" in r.text
+    # a rig may not write a referee's insert through the API
+    rig = table.post("/api/tables/t1/events", headers=table.h.bearer(table.token), json={
+        "t": 5.0, "type": "insert", "after": 4, "event": {"t": 3.0, "type": "draw", "seat": 1}})
+    assert rig.status_code == 403 and "only a referee" in rig.get_json()["error"]
+    assert len(table.get("/api/tables/t1/events").get_json()["events"]) == 5  # nothing stored
+
+
+def test_a_hand_inserted_as_revealed_is_never_shown_to_spectators(table: Any) -> None:
+    _post(table, _bodies("mattel", "H3; T red-5; P0 red-6; D1; P2 red-8"))
+    assert _insert(table, 5, {"type": "reveal", "seat": 1, "cards": ["blue-2", "wild"]}).status_code == 302
+    live = table.application.extensions["unotable"].live
+    public = live.snapshot(live.get("t1"), public=True)
+    assert public["events"][-1]["event"]["cards"] == 2
+    assert "blue-2" not in json.dumps(public)

@@ -41,6 +41,7 @@
       case "reveal": return who + " reveals " + (Array.isArray(ev.cards) ? ev.cards.join(" ") : ev.cards + " cards");
       case "ruling": return "referee " + (ev.by || "") + ": flag " + ev.flag + " " + ev.decision + (ev.note ? " (" + ev.note + ")" : "");
       case "correction": return "referee " + (ev.by || "") + ": line " + ev.line + (ev.event ? " corrected" : " struck");
+      case "insert": return "referee " + (ev.by || "") + ": after line " + ev.after + ", missed: " + (ev.event ? UT.describe(ev.event, state) : "?");
       default: return ev.type;
     }
   };
