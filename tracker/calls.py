@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .draws import is_pass_draw
 from .events import ColorCall, Draw, Event, Play, Uno
 from .state import UnoWatch
 
@@ -23,7 +24,8 @@ def close_windows(g: Game, event: Event, seat: int | None) -> None:
     # draw by the seat whose turn it is (MA-UNO: "after the next player begins his turn"); another seat drawing
     # out of turn starts nothing
     turn_start = isinstance(event, Play) or (
-        isinstance(event, Draw) and seat is not None and seat == s.turn and s.owed[seat] == 0)
+        isinstance(event, Draw) and seat is not None and seat == s.turn and s.owed[seat] == 0) or (
+        is_pass_draw(s, event, seat))  # the turn's draw, logged just after the "pass" that moved the turn on
     if s.watches:
         keep: list[UnoWatch] = []
         for w in s.watches:

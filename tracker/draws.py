@@ -13,6 +13,7 @@ from .events import Draw, Event, Reveal
 
 if TYPE_CHECKING:
     from .engine import Game
+    from .state import GameState
 
 
 def short_draw(g: Game, event: Event) -> None:
@@ -123,17 +124,27 @@ def null_draw_seat(g: Game, ev: Draw) -> int | None:
     return s.turn
 
 
+def is_pass_draw(s: GameState, ev: Event, seat: int | None) -> bool:
+    """Whether `ev` is the draw a "pass" heard just before it was about (`draw_after_pass`): the same seat, the very
+    next game event, within the speech timing tolerance, of one card or of the Draw Two's / +4's cards owed."""
+    p = s.drawless_pass
+    return (isinstance(ev, Draw) and p is not None and seat == p[0] and ev.t - p[1] <= s.ruleset.uno_call_lead_s
+            and ev.count == (p[4] or 1))
+
+
 def draw_after_pass(g: Game, ev: Draw, seat: int) -> bool:
     """The draw a "pass" just before it was about: the same seat, within the speech timing tolerance, the very
-    next event (the word is decided before the camera decides the draw). The pass's flag is withdrawn and its
-    penalty given back, and the cards count as that turn's draw; the turn stays where the pass moved it.
+    next event (the word is decided before the camera decides the draw), of one card, or of exactly the Draw Two's
+    or Wild Draw Four's cards the seat owed when it passed. The pass's flag is withdrawn and its penalty given back,
+    and the cards count as that turn's draw; the turn stays where the pass moved it.
     Returns False (nothing done) for any other draw."""
     s = g.state
     assert s.drawless_pass is not None
-    who, t, fid, before = s.drawless_pass
-    s.drawless_pass = None
-    if seat != who or ev.t - t > s.ruleset.uno_call_lead_s or ev.count != 1:
+    who, _t, fid, before, owed = s.drawless_pass
+    if not is_pass_draw(s, ev, seat):
+        s.drawless_pass = None
         return False
+    s.drawless_pass = None
     f = s.flag_index.pop(fid, None)
     if f is not None:
         s.flags.remove(f)
@@ -142,5 +153,8 @@ def draw_after_pass(g: Game, ev: Draw, seat: int) -> bool:
             s.owed[who] -= min(f.penalty, s.owed[who])
             s.penalty_turn[who] = before
     g.take_from_pile(ev.count, ev)
-    s.counts[who] += ev.count
+    if owed:  # the pass charged the owed cards to the hand: this draw is them
+        s.owed[who] -= min(owed, s.owed[who])
+    else:
+        s.counts[who] += ev.count
     return True

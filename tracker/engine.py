@@ -119,8 +119,10 @@ class Game:
             return s
         if self._pre_charges:
             self._pre_charges = {}
-        if s.drawless_pass is not None and not isinstance(event, Draw):
-            s.drawless_pass = None  # only the very next event can be the pass's own draw
+        if s.drawless_pass is not None and not isinstance(event, Draw | Ruling | Correction | Insertion):
+            # only the very next game event can be the pass's own draw (a referee's decision written between the
+            # word and the camera's draw is no move at the table)
+            s.drawless_pass = None
         # a new deal or match ends the hand, timed or not: the shuffle is nobody's turn (FA-TIMER)
         timer = s.ruleset.turn_timer_s and s.phase == "playing" and not isinstance(event, HandStart | MatchStart)
         if (s.watches or s.awaiting_color is not None or timer) and s.players:
@@ -433,16 +435,21 @@ class Game:
                 self.set_turn(self.next_seat(seat), ev.t)
             return
         if s.pending:
-            self.flag("wrong_draw", seat, ev,
-                      f"{s.name(seat)} passed without drawing the {s.pending} card(s) owed.",
-                      detail=self.pending_detail())
+            before = s.penalty_turn[seat]
+            owed = s.pending
+            f = self.flag("wrong_draw", seat, ev,
+                          f"{s.name(seat)} passed without drawing the {s.pending} card(s) owed.",
+                          detail=self.pending_detail())
             s.counts[seat] += s.pending
             s.owed[seat] += s.pending
             s.pending, s.pending_kind = 0, None
+            # the camera may log the draw of those cards just after the word (README): then it was the pass after
+            # drawing them (`draw_after_pass`)
+            s.drawless_pass = (seat, ev.t, f.id, before, owed)
         elif not s.turn_drawn:
             before = s.penalty_turn[seat]
             f = self.flag("wrong_draw", seat, ev, f"{s.name(seat)} passed without drawing a card first.")
-            s.drawless_pass = (seat, ev.t, f.id, before)
+            s.drawless_pass = (seat, ev.t, f.id, before, 0)
         self.set_turn(self.next_seat(seat), ev.t)
 
     def on_uno(self, ev: Uno) -> None:

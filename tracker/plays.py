@@ -178,15 +178,18 @@ def apply_play(g: Game, ev: Play) -> None:
         g.set_turn(seat, ev.t)  # the previous seat drew and kept the card without saying "pass"
     is_turn = seat == s.turn
     flags_before = len(s.flags)
-    # a pending draw is the owing seat's (CH-D2, OL-D2): another seat's mistaken card doesn't take it away; the
-    # table goes on from that card as ever, and the owing seat still draws the cards (owed, no flag)
-    owing = (s.turn, s.pending) if s.pending and not is_turn and s.turn is not None else None
+    # a pending draw is the owing seat's (CH-D2, OL-D2, MA-W4, FA-ACTION): a mistaken card doesn't take it away,
+    # another seat's nor the owing seat's own laid instead of drawing (flagged); the table goes on from that card as
+    # ever, and the owing seat still draws the cards (owed, as after a "pass" instead of drawing)
+    owing = (s.turn, s.pending) if s.pending and s.turn is not None else None
     check_play(g, ev, seat, is_turn)
     mistaken = owing is not None and any(f.seat == seat for f in s.flags[flags_before:])
     resolve(g, ev, seat, inferred, flags_before)
     if owing is not None and mistaken and not any(c.is_draw for c in ev.cards):
         s.counts[owing[0]] += owing[1]
         s.owed[owing[0]] += owing[1]
+        if is_turn:  # what it drew of it stands (its penalty-free short flag too); the rest is owed now
+            s.pending_paid, s.short_flag = 0, None
 
 
 def _intercepts_pending_draw2(g: Game, ev: Play) -> bool:

@@ -61,7 +61,7 @@ class GameState:
     short_flag: str | None = None  # the id of the flag on such a draw while the rest may still follow
     # a "pass" heard before any draw that turn: (seat, t, its flag's id, the seat's penalty turn before it), kept
     # for the next event only, which may be the draw itself logged a moment late (speech beats the camera)
-    drawless_pass: tuple[int, float, str, int] | None = None
+    drawless_pass: tuple[int, float, str, int, int] | None = None  # seat, t, flag id, penalty turn, cards owed
     paid_pending: bool = False  # this turn's draw paid a Draw Two whose cards do not cost the turn (OL-D2)
     turn_line: int | None = None  # the log line whose event began the current turn (a turn timeout's cause)
     counts: list[int] = field(default_factory=list)

@@ -1,4 +1,5 @@
-"""The JSON API: rigs post events, frames and evidence with their table's bearer token; anyone may read.
+"""The JSON API: rigs post events, frames and evidence with their table's bearer token; anyone may read, and
+everyone but a referee and the table's own rig reads the public view (a hand still in play never shown).
 
 Writes answer only after the store has committed them. Errors are JSON `{"error": "..."}` naming the problem, with
 400 for a bad request (bad JSON, unknown type or card, time going backwards), 401/403 for a missing or wrong token,
@@ -19,7 +20,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from .auth import current_user
 from .camera import BOUNDARY, MJPEG_START, FrameError, annotate, mjpeg_part, parse_overlay, placeholder_jpeg
-from .live import LiveTables, PostError, TableLive, sse_frame
+from .live import LiveTables, PostError, TableLive, public_event, public_flags, public_state, sse_frame
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -104,6 +105,17 @@ def post_events(table: str) -> Response:
     return resp
 
 
+def private_reader(tl: TableLive) -> bool:
+    """Who may see a hand still in play (a Wild Draw Four challenge's: MA-CHALLENGE shows it to the challenger,
+    FA-W4 to the referee) and the referee's full messages: a referee, and the table's own rig, which posted it.
+    Everyone else (the public, a spectator account, the overlay) reads the public view."""
+    user = current_user()
+    if user is not None:
+        return user["role"] == "referee"
+    token = _bearer()
+    return bool(token) and services().store.token_matches(tl.info, token)
+
+
 def viewer_delay(tl: TableLive) -> float:
     """The broadcast delay this reader must get: a table's delay binds anonymous readers (the public, the stream
     operator's overlay), not a logged-in referee or spectator account, nor the table's own rig."""
@@ -119,12 +131,17 @@ def viewer_delay(tl: TableLive) -> float:
 def _view(tl: TableLive, all_events: bool = False) -> dict[str, Any]:
     """What this reader may see now: the live table, or the table as it stood `viewer_delay` seconds ago."""
     delay = viewer_delay(tl)
+    public = not private_reader(tl)
     if delay > 0:
-        view: dict[str, Any] = services().live.delayed_snapshot(tl, time.time() - delay, public=False,
+        view: dict[str, Any] = services().live.delayed_snapshot(tl, time.time() - delay, public=public,
                                                 recent=None if all_events else 0)
         view["delayed_s"] = delay
         return view
     with tl.lock:
+        if public:
+            return {"seq": tl.seq, "state": public_state(tl.state), "scores": tl.scores,
+                    "flags": public_flags(tl.flags),
+                    "events": [public_event(b) for b in tl.bodies] if all_events else []}
         return {"seq": tl.seq, "state": tl.state, "scores": tl.scores, "flags": list(tl.flags),
                 "events": list(tl.bodies) if all_events else []}
 
@@ -169,7 +186,8 @@ def stream(table: str) -> Response:
         return error(f"bad delay {delay:g}: expected 0-{MAX_DELAY_S:g} seconds", 400)
     if request.args.get("view") not in (None, "public"):
         return error(f"bad view {request.args.get('view')!r}: the only view is 'public' (revealed hands hidden)", 400)
-    public = request.args.get("view") == "public"
+    # the full stream is the referee's and the rig's: anyone else gets the public one, asked for or not
+    public = request.args.get("view") == "public" or not private_reader(tl)
     delay = max(delay, viewer_delay(tl))
     gen = _delayed_stream(tl, delay, public) if delay > 0 else _live_stream(tl, public)
     return Response(gen, mimetype="text/event-stream", direct_passthrough=True,

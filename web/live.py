@@ -11,6 +11,7 @@ that subscribers see a table's updates in log order.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Sequence
@@ -91,6 +92,18 @@ def public_flags(flags: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+_CARD_CODE = re.compile(r"\b(?:(?:red|yellow|green|blue)-(?:[0-9]|skip|reverse|draw2)|wild-draw4|wild)\b")
+
+
+def public_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The state as spectators may see it: a warning never names a card (one about a challenged hand would name a
+    card of a hand still in play); everything else is public already (the state holds counts, never hands)."""
+    warnings = state.get("warnings")
+    if not warnings or not any(_CARD_CODE.search(w) for w in warnings):
+        return state
+    return dict(state, warnings=[_CARD_CODE.sub("a card", w) for w in warnings])
+
+
 def public_event(body: dict[str, Any]) -> dict[str, Any]:
     """An event as an overlay may see it: a revealed hand becomes a count, never the cards."""
     if body.get("type") == "reveal":
@@ -168,8 +181,8 @@ class LiveTables:
         with tl.lock:
             recent = tl.bodies[-RECENT_EVENTS:]
             return {
-                "table": tl.info.name, "seq": tl.seq, "state": tl.state, "scores": tl.scores,
-                "flags": public_flags(tl.flags) if public else tl.flags,
+                "table": tl.info.name, "seq": tl.seq, "state": public_state(tl.state) if public else tl.state,
+                "scores": tl.scores, "flags": public_flags(tl.flags) if public else tl.flags,
                 "events": [public_event(b) for b in recent] if public else list(recent),
                 "received_at": tl.last_received, "server_time": time.time(),
             }
@@ -185,8 +198,8 @@ class LiveTables:
         state, scores, flags = _result_dicts(result)
         shown = [dict(s.body, log_line=s.seq) for s in (stored if recent is None else stored[len(stored) - recent:])]
         return {
-            "table": tl.info.name, "seq": len(stored), "state": state, "scores": scores,
-            "flags": public_flags(flags) if public else flags,
+            "table": tl.info.name, "seq": len(stored), "state": public_state(state) if public else state,
+            "scores": scores, "flags": public_flags(flags) if public else flags,
             "events": [public_event(b) for b in shown] if public else shown,
             "received_at": stored[-1].received_at if stored else 0.0, "server_time": time.time(),
         }
@@ -326,10 +339,10 @@ class LiveTables:
             "flags": tl.flags, "received_at": received,
         }
         frame = sse_frame("update", tl.seq, payload)
-        hidden = any("public_message" in f for f in tl.flags)
+        hidden = any("public_message" in f for f in tl.flags) or public_state(tl.state) is not tl.state
         if hidden or any(b.get("type") in ("reveal", "correction", "insert") for b in new):
             public = sse_frame("update", tl.seq, dict(payload, events=[public_event(b) for b in new],
-                                                      flags=public_flags(tl.flags)))
+                                                      flags=public_flags(tl.flags), state=public_state(tl.state)))
         else:
             public = frame
         self.hub.publish(tl.info.name, Message(tl.seq, received, frame, public))

@@ -247,9 +247,14 @@ CASES = [
              ("failed_challenge@2/6:FA-W4",), state={"turn": 3, "direction": 1, "counts": [5, 5, 12, 6]},
              why=FA_W4 + " -- the wrong challenger also loses the turn the +4 took: seat 1 (next after seat 2 in the "
                  "reversed direction) plays"),
-    RuleCase("FA-ACTION", F, "P0 red-7; P1 wild-draw4 blue; S2; D2 4; P3 blue-3", ("wrong_draw@2:FA-ACTION",),
+    RuleCase("FA-ACTION", F, "P0 red-7; P1 wild-draw4 blue; S2; +6; D2 4; P3 blue-3", ("wrong_draw@2:FA-ACTION",),
              state={"counts": [6, 6, 11, 6], "turn": 0},
-             why=FA_ACT + " -- saying pass instead of drawing the four; the four are still owed"),
+             why=FA_ACT + " -- saying pass instead of drawing the four; the four are still owed (drawn 7 s later: "
+                 "not the draw the word came just before, README)"),
+    RuleCase("FA-ACTION", F, "P0 red-7; P1 wild-draw4 blue; S2; D2 4; P3 blue-3", (),
+             state={"counts": [6, 6, 11, 6], "turn": 0},
+             why=FA_ACT + " -- README: a \"pass\" heard a moment before the same seat's draw is that turn's pass "
+                 "after drawing (speech decides a word before the camera decides a draw): the four drawn, no flag"),
     RuleCase("OL-W4-CHALLENGE", OL, "P0 red-reverse; P3 red-8; P2 wild-draw4 blue; X1; "
              "R2 red-2,green-3,green-4,blue-1,yellow-9,yellow-8; D2 6; P1 red-3; P0 red-4; P3 red-5; P1 red-6",
              ("illegal_wild_draw4@2/6:OL-W4",),

@@ -46,8 +46,11 @@ def _serve(data: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     raise AssertionError("the server did not start")
 
 
-def _stored(port: int, table: str) -> list[dict[str, Any]]:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/{table}/events", timeout=5) as resp:
+def _stored(port: int, table: str, token: str) -> list[dict[str, Any]]:
+    """The stored log as the rig reads it (its token: the full log; anyone else gets revealed hands as counts)."""
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables/{table}/events",
+                                 headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(req, timeout=5) as resp:
         return list(json.loads(resp.read())["events"])
 
 
@@ -67,12 +70,12 @@ def _feed(agent: subprocess.Popen[str], events: list[dict[str, Any]]) -> None:
         agent.stdin.flush()
 
 
-def _wait_for(port: int, n: int, timeout: float = 60) -> list[dict[str, Any]]:
+def _wait_for(port: int, n: int, token: str, timeout: float = 60) -> list[dict[str, Any]]:
     deadline = time.monotonic() + timeout
     stored: list[dict[str, Any]] = []
     while time.monotonic() < deadline:
         try:
-            stored = _stored(port, "hall-1")
+            stored = _stored(port, "hall-1", token)
         except OSError:
             stored = []
         if len(stored) >= n:
@@ -103,7 +106,7 @@ def test_server_and_agent_killed_mid_game_lose_and_double_nothing(tmp_path: Path
     third = len(events) // 3
     try:
         _feed(agent, events[:third])
-        first = _wait_for(port, third)
+        first = _wait_for(port, third, token)
         assert len(first) == third, f"{len(first)} of {third} stored; the agent said: {said.read_text()!r}; the server: {served_log.read_text()[-3000:]!r}"
         os.kill(server.pid, signal.SIGKILL)  # the server dies mid-hand
         server.wait()
@@ -117,7 +120,7 @@ def test_server_and_agent_killed_mid_game_lose_and_double_nothing(tmp_path: Path
         assert agent.stdin is not None
         agent.stdin.close()
         assert agent.wait(timeout=120) == 0, said.read_text()
-        stored = _wait_for(port, len(events))
+        stored = _wait_for(port, len(events), token)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/hall-1/state", timeout=5) as resp:
             served = json.loads(resp.read())["state"]
     finally:

@@ -194,14 +194,18 @@ def test_the_public_stream_never_carries_a_hand(sqlite_app: Any, h: Any) -> None
     from web.live import public_event
 
     token = h.add_table(sqlite_app)
+    h.add_user(sqlite_app)
     c = sqlite_app.test_client()
+    ref = sqlite_app.test_client()
+    assert h.login(ref).status_code == 302
     resp = c.get("/api/tables/t1/stream?view=public", buffered=False)
-    full = c.get("/api/tables/t1/stream", buffered=False)
+    anyone = c.get("/api/tables/t1/stream", buffered=False)  # the public view, asked for or not
+    full = ref.get("/api/tables/t1/stream", buffered=False)  # the referee's
     c.post("/api/tables/t1/events", json=START, headers=h.bearer(token))
     c.post("/api/tables/t1/events", json={"t": 9, "type": "reveal", "seat": 2, "cards": ["blue-4", "wild"]},
            headers=h.bearer(token))
     texts = []
-    for r in (resp, full):
+    for r in (resp, anyone, full):
         buf = b""
         for chunk in r.response:
             buf += chunk
@@ -210,7 +214,8 @@ def test_the_public_stream_never_carries_a_hand(sqlite_app: Any, h: Any) -> None
         r.close()
         texts.append(buf.decode())
     assert "blue-4" not in texts[0] and '"cards":2' in texts[0]
-    assert "blue-4" in texts[1]
+    assert "blue-4" not in texts[1] and '"cards":2' in texts[1]
+    assert "blue-4" in texts[2]
     assert public_event({"type": "correction", "line": 3, "event": {"type": "reveal", "cards": ["red-1"]}})["event"]["cards"] == 1
 
 

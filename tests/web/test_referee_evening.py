@@ -700,8 +700,12 @@ def test_the_public_tournament_page_never_names_cards_of_a_hand_in_play(browser:
     log = [event_to_dict(e) for e in script(
         "mattel", "H3; T red-5; P0 wild-draw4 blue; X1; R0 red-3,red-9,green-1,blue-2,yellow-4,green-6", players=4)]
     post(base, "t2", evening.tokens["t2"], log)
-    (flag,) = open_flags(base, "t2").values()
-    assert "red-3" in flag["message"] and "red-3" not in flag["public_message"]
+    (flag,) = open_flags(base, "t2").values()  # anyone's view (stop 64): the public message in the message's place
+    assert "red-3" not in flag["message"] and "public_message" not in flag
+    status, rig = _req(f"{base}/api/tables/t2/flags", token=evening.tokens["t2"])  # the table's own rig: all of it
+    assert status == 200
+    (full,) = rig["flags"]
+    assert "red-3" in full["message"] and "red-3" not in full["public_message"]
     ctx = new_context(browser)  # anyone in the hall: no login
     try:
         page = ctx.new_page()
