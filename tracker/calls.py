@@ -45,7 +45,8 @@ def close_windows(g: Game, event: Event, seat: int | None) -> None:
         by_time = deadline is not None and event.t > deadline
         if by_time or turn_start:
             s.awaiting_color = None
-            if s.color is None and s.ruleset.color_must_announce:
+            r = s.ruleset
+            if s.color is None and (r.color_must_announce or (detail == "w4" and r.w4_color_must_announce)):
                 g.flag("no_color", who, event, f"{s.name(who)} laid a black card without naming a colour.",
                        t=deadline if by_time and deadline is not None else event.t, line=line, detail=detail,
                        turn_id=made_in)

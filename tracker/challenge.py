@@ -27,7 +27,9 @@ def was_legal(restriction: str, hand: tuple[Card, ...], prev_top: Card | None,
         held = [c.code for c in hand if prev_color is not None and c.color == prev_color]
         return (not held, f"held {', '.join(held)} of the colour in force ({prev_color})" if held else "")
     if restriction == "no_playable":
-        held = [c.code for c in hand if fits(c, prev_top, prev_color)]
+        # another Wild Draw Four is bound by the same restriction, so it is no "other playable card" (OL-W4): else
+        # a hand of two +4s and nothing that fits could lay neither
+        held = [c.code for c in hand if fits(c, prev_top, prev_color) and c.value != "wild-draw4"]
         return (not held, f"held playable card(s) {', '.join(held)}" if held else "")
     return True, ""
 

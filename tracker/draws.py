@@ -27,13 +27,18 @@ def short_draw(g: Game, event: Event) -> None:
     seat, kind = s.turn, s.pending_kind
     assert seat is not None
     left, drawn = s.pending, s.pending_paid
+    shown = s.flag_index.get(s.short_flag) if s.short_flag is not None else None
+    ruled = (shown.status, shown.ruled_at, shown.note) if shown is not None and shown.status != "open" else None
     withdraw_short_flag(g)
     s.pending, s.pending_kind, s.pending_paid = 0, None, 0
-    g.flag("wrong_draw", seat, event,
-           f"{s.name(seat)} drew {drawn} card(s) but had to draw {drawn + left}; the other {left} are still "
-           "owed.", line=s.pending_line, t=s.pending_t, detail=g.pending_detail(kind))
+    f = g.flag("wrong_draw", seat, event,
+               f"{s.name(seat)} drew {drawn} card(s) but had to draw {drawn + left}; the other {left} are still "
+               "owed.", line=s.pending_line, t=s.pending_t, detail=g.pending_detail(kind))
     s.counts[seat] += left
     s.owed[seat] += left
+    if ruled is not None:  # the referee already ruled on the flag shown at once: the same flag, the same decision
+        status, at, note = ruled
+        g.rule_flag(f, status, at if at is not None else event.t, note)
     if kind == "wild-draw4" or s.ruleset.d2_costs_turn:
         g.set_turn(g.next_seat(seat), event.t)
     else:

@@ -114,7 +114,7 @@ class Game:
         handler = _HANDLERS.get(type(event))
         if handler is None:
             return s
-        if not s.players and not isinstance(event, MatchStart | HandStart):
+        if not s.players and not isinstance(event, MatchStart | HandStart):  # (hand_start warns on its own)
             self.warn(event, f"a {event.type} event before match_start; ignored")
             return s
         if self._pre_charges:
@@ -280,8 +280,9 @@ class Game:
 
     def on_hand_start(self, ev: HandStart) -> None:
         s = self.state
-        if not s.players:
-            raise RulesetError(f"line {ev.line}: hand_start before match_start: the log must begin a match first")
+        if not s.players:  # like any event before match_start (README): the deal of a match nobody began
+            self.warn(ev, "a hand_start event before match_start; ignored (the log must begin a match first)")
+            return
         # a deal before any starter was turned is the same hand dealt again (FA-MISDEAL: "the dealer reshuffles and
         # starts again"): the same dealer, no score, no new hand
         redeal = s.phase == "starting" and s.hand > 0
@@ -513,20 +514,27 @@ class Game:
         if f is None:
             self.warn(ev, f"ruling on unknown flag {ev.flag!r}; ignored")
             return
-        if f.status == ev.decision:
+        self.rule_flag(f, ev.decision, ev.t, ev.note)
+
+    def rule_flag(self, f: Flag, decision: str, t: float, note: str | None) -> None:
+        """A referee's decision on flag `f`: a dismissal takes its penalty back (within its hand), an upheld flag
+        that was dismissed is charged again. Also carries a decision over to a flag raised anew under the same id
+        (a short draw's flag made final when the table moves on: `draws.short_draw`)."""
+        s = self.state
+        if f.status == decision:
             return
         # an earlier hand's (or match's) cards are gone (EVENTS.md hand_start: 7 each again)
         same_hand = f.hand == s.hand and f.id not in s.earlier_match_flags
-        if same_hand and f.penalty and ev.decision == "dismissed":
+        if same_hand and f.penalty and decision == "dismissed":
             back = f.penalty
             s.draw_pile += back - min(back, s.owed[f.seat])  # cards already drawn go back to the pile
             s.counts[f.seat] = max(0, s.counts[f.seat] - back)
             s.owed[f.seat] = max(0, s.owed[f.seat] - back)
         elif same_hand and f.penalty and f.status == "dismissed":
             self.charge(f.seat, f.penalty)
-        f.status = ev.decision
-        f.ruled_at = ev.t
-        f.note = ev.note
+        f.status = decision
+        f.ruled_at = t
+        f.note = note
 
     def on_correction(self, ev: Correction | Insertion) -> None:
         """Corrections and insertions are applied by `replay` before the fold; in the fold itself they change

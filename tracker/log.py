@@ -7,6 +7,7 @@ corrupt tail never loses the game before it.
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import os
@@ -319,14 +320,45 @@ def _seats_of(event: Event) -> list[tuple[str, int]]:
     return out
 
 
-def check_seats(event: Event, players: int | None) -> None:
-    """Refuse a seat that the match's `players` list does not have (the engine would have to guess whose it is)."""
-    if players is None:
-        return
-    for key, seat in _seats_of(event):
-        if seat >= players:
-            raise LogError(event.line, f"{key!r} is seat {seat}, but the match has {players} players "
-                                       f"(seats 0-{players - 1})")
+class MatchSeats:
+    """How many seats each match of a log has, by line: a correction or insert of an earlier match's line names that
+    match's seats (EVENTS.md: "seat numbers stay fixed for the match"), not the seats of the match in force when
+    the referee wrote it."""
+
+    def __init__(self) -> None:
+        self._starts: list[tuple[int, int]] = []  # (line of a match_start, its players), in log order
+
+    def update(self, event: Event) -> None:
+        if isinstance(event, MatchStart) and event.line is not None:
+            self._starts.append((event.line, len(event.players)))
+
+    def now(self) -> int | None:
+        return self._starts[-1][1] if self._starts else None
+
+    def at(self, line: int) -> int | None:
+        """The seats of the match line `line` belongs to (None before any match_start)."""
+        i = bisect.bisect_right(self._starts, (line, 1 << 30)) - 1
+        return self._starts[i][1] if i >= 0 else None
+
+
+def check_seats(event: Event, players: int | None, book: MatchSeats | None = None) -> None:
+    """Refuse a seat that the match's `players` list does not have (the engine would have to guess whose it is).
+    `book`: the log's matches so far, so that a correction's or insert's event is checked against the match of the
+    line it rewrites or follows."""
+    inner: Event | None = None
+    where = players
+    if isinstance(event, Correction | Insertion) and event.event is not None:
+        inner = event.event
+        if book is not None:
+            anchor = event.target_line if isinstance(event, Correction) else event.after_line
+            where = book.at(anchor) or players
+    checks = [(k, v, players) for k, v in _seats_of(event) if not k.startswith("event.")]
+    if inner is not None:
+        checks += [(f"event.{k}", v, where) for k, v in _seats_of(inner)]
+    for key, seat, n in checks:
+        if n is not None and seat >= n:
+            raise LogError(event.line, f"{key!r} is seat {seat}, but the match has {n} players "
+                                       f"(seats 0-{n - 1})")
 
 
 class _NotJson(ValueError):
@@ -348,13 +380,15 @@ def parse_line(text: str, line: int) -> Event:
         raise LogError(line, f"not valid JSON ({exc})") from None
     except (UnicodeDecodeError, RecursionError) as exc:
         raise LogError(line, f"not valid JSON ({type(exc).__name__})") from None
+    except ValueError as exc:  # an integer of thousands of digits: Python's json refuses to convert it
+        raise LogError(line, f"not valid JSON here ({exc})") from None
     return parse_event(obj, line)
 
 
 def iter_log(lines: Iterable[str | bytes], *, check_order: bool = True) -> Iterator[Event]:
     """Parse lines one by one; blank lines are skipped but still counted, so line numbers match an editor's."""
     last_t = 0.0
-    players: int | None = None
+    book = MatchSeats()
     for number, raw in enumerate(lines, start=1):
         if isinstance(raw, bytes):
             try:
@@ -366,9 +400,8 @@ def iter_log(lines: Iterable[str | bytes], *, check_order: bool = True) -> Itera
         event = parse_line(raw, number)
         if check_order and event.t < last_t:
             raise LogError(number, f"time goes backwards: t={event.t:g} after t={last_t:g}")
-        if isinstance(event, MatchStart):
-            players = len(event.players)
-        check_seats(event, players)
+        book.update(event)
+        check_seats(event, book.now(), book)
         last_t = event.t
         yield event
 
@@ -387,7 +420,7 @@ def read_log_lenient(path: str | os.PathLike[str]) -> tuple[list[Event], list[Lo
     events: list[Event] = []
     errors: list[LogError] = []
     last_t = 0.0
-    players: int | None = None
+    book = MatchSeats()
     with open(path, "rb") as fh:
         for number, raw in enumerate(fh, start=1):
             try:
@@ -397,9 +430,8 @@ def read_log_lenient(path: str | os.PathLike[str]) -> tuple[list[Event], list[Lo
                 event = parse_line(text, number)
                 if event.t < last_t:
                     raise LogError(number, f"time goes backwards: t={event.t:g} after t={last_t:g}")
-                if isinstance(event, MatchStart):
-                    players = len(event.players)
-                check_seats(event, players)
+                book.update(event)
+                check_seats(event, book.now(), book)
             except UnicodeDecodeError:
                 errors.append(LogError(number, "not valid UTF-8"))
                 continue

@@ -223,7 +223,7 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool, flags_before: int) -> 
         color = ev.color if ev.color is not None else colour_heard_before(g, seat, ev.t)
         s.color = color
         if color is None:
-            deadline = ev.t + r.color_grace_s if r.uno_call_deadline == "release" else None
+            deadline = ev.t + r.color_grace_s if r.color_release else None
             assert ev.line is not None
             s.awaiting_color = (seat, ev.line, deadline, "w4" if last.value == "wild-draw4" else None, s.turn_id)
     else:

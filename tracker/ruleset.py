@@ -34,6 +34,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "jump_in": ("none", "identical_numbers", "identical_non_wild"),
     "multi_play": ("none", "same_color_actions", "identical"),
     "uno_call_deadline": ("release", "next_turn"),
+    "color_deadline": ("as_uno", "release", "next_turn"),
     "scoring": ("winner_takes", "lowest_wins"),
     "restock": ("shuffle", "shuffle_keep_top", "no_shuffle"),
 }
@@ -76,6 +77,10 @@ class Ruleset:
     uno_penalty: int = 2
     early_uno_penalty: int = 0  # 0: an early call is not punished
     color_must_announce: bool = False
+    w4_color_must_announce: bool = False  # CH-W4: a colour must be named with the +4 (not with a plain Wild)
+    # when a black card's colour must be named by: as the UNO call (as_uno), on laying it (release: OL-WILD "before
+    # releasing"), or before the next turn begins (next_turn: CH-WILD sets no moment)
+    color_deadline: str = "as_uno"
     color_grace_s: float = 1.5
     turn_timer_s: float = 0.0  # 0: no timer
     timer_penalty: int = 1
@@ -101,6 +106,14 @@ class Ruleset:
             if key in self.clauses:
                 return self.clauses[key]
         return self.clauses.get(code) or self.clauses.get("default", "")
+
+    @property
+    def color_release(self) -> bool:
+        """Whether a black card's colour must be named as it is laid (a short grace for the senses), else before
+        the next turn begins."""
+        if self.color_deadline == "as_uno":
+            return self.uno_call_deadline == "release"
+        return self.color_deadline == "release"
 
     def penalty_for(self, code: str) -> int:
         """Penalty cards a flag costs under this ruleset (0: none set)."""
@@ -194,6 +207,8 @@ def _knob_clauses(base: dict[str, Any], knobs: dict[str, Any], clauses: dict[str
     if changed("color_must_announce") and get("color_must_announce"):
         release = get("uno_call_deadline") == "release"
         cite("no_color", "OL-WILD" if release else "FA-ACTION")
+    if changed("w4_color_must_announce") and get("w4_color_must_announce") and not get("color_must_announce"):
+        cite("no_color", "CH-W4")
     if changed("seven_zero") and get("seven_zero"):
         cite("no_target", "OL-SEVEN")
         cite("missed_uno.receive", "OL-70-UNO")

@@ -286,9 +286,8 @@ class Simulator:
         rest = [c for c in self.hands[seat] if c.value != "wild-draw4"]
         if self.r.w4_restriction == "no_current_color":
             return s.color is None or not any(c.color == s.color for c in rest)
-        if self.r.w4_restriction == "no_playable":
-            others = list(rest) + [c for c in self.hands[seat] if c.value == "wild-draw4"][1:]
-            return not any(_fits(c, s.top, s.color) for c in others)
+        if self.r.w4_restriction == "no_playable":  # another +4 is bound the same way: not "playable" (OL-W4)
+            return not any(_fits(c, s.top, s.color) for c in rest)
         return True
 
     def with_partners(self, seat: int, card: Card) -> list[Card]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from tracker.engine import fold, replay
 from tracker.events import REFEREE_TYPES
-from tracker.log import LogError, check_seats, event_to_dict, parse_event
+from tracker.log import LogError, MatchSeats, check_seats, event_to_dict, parse_event
 from tracker.ruleset import RULESET_NAMES, RulesetError
 
 from .hub import Hub, Message
@@ -233,10 +233,12 @@ class LiveTables:
                     ev = parse_event(obj, line)
                     if ev.type == "match_start":
                         players = len(ev.players)
-                    check_seats(ev, players)
+                    check_seats(ev, players, self._book(tl) if ev.type in ("correction", "insert") else None)
                 except LogError as exc:
                     raise PostError(f"{where}: {exc.reason}") from None
                 self._check_ruleset(tl, ev, where)
+                if ev.type == "hand_start" and players is None:  # `replay` warns; a rig is told at once
+                    raise PostError(f"{where}: a hand_start before any match_start: post the match_start first")
                 if ev.type in REFEREE_TYPES and referee is None:
                     raise PostError(f"{where}: a table rig can't post {ev.type!r} events; only a referee can", 403)
                 if ev.t < last_t:
@@ -249,6 +251,14 @@ class LiveTables:
                 last_t = ev.t
                 parsed.append(ev)
             return self._commit(tl, parsed, ruling=None)
+
+    @staticmethod
+    def _book(tl: TableLive) -> MatchSeats:
+        """The seats of each match on the table (a correction or insert names its own match's seats)."""
+        book = MatchSeats()
+        for ev in tl.events:
+            book.update(ev)
+        return book
 
     @staticmethod
     def _players(tl: TableLive) -> int | None:
@@ -319,7 +329,7 @@ class LiveTables:
             received = self.store.append_events(
                 tl.info.id, first, bodies, flags=flags if flags != old_flags else None, ruling=ruling
             )
-        except RulesetError as exc:  # the engine refused the log (e.g. a hand before any match_start)
+        except RulesetError as exc:  # the engine refused the log (e.g. a ruleset file it cannot read)
             self._load(tl)
             raise PostError(str(exc)) from None
         except Exception:
@@ -435,7 +445,7 @@ class LiveTables:
     def _parse_referee(self, tl: TableLive, obj: dict[str, Any]) -> Any:
         try:
             ev = parse_event(obj, tl.seq + 1)
-            check_seats(ev, self._players(tl))
+            check_seats(ev, self._players(tl), self._book(tl))
         except LogError as exc:
             raise PostError(exc.reason) from None
         self._check_ruleset(tl, ev, "correction")

@@ -4,8 +4,8 @@ Other tools read and write these logs, so every sentence of shared/spec/EVENTS.m
 Lines, UTF-8, one object a line), the fields and their defaults, extra fields ignored, unknown types refused naming
 the line, the flags' fields, `replay`'s output and exit codes, and what `ruling` and `correction` events do. The
 README's "How the engine reads a log" and "`unotable replay` refuses ..." paragraphs document the choices made where
-EVENTS.md is silent. Where the code is wrong the test asserts the right behaviour and is marked xfail(strict) with
-its finding's number (report: stop 64, h2_contract.md).
+EVENTS.md is silent. Where the code was wrong the test names its finding (stop 64's audit, h2_contract.md); all
+five are fixed.
 """
 
 from __future__ import annotations
@@ -97,8 +97,6 @@ def test_a_line_that_is_not_an_object_is_refused_naming_it(tmp_path: Path, line:
     _refused(run("replay", str(_raw(tmp_path, "\n".join([START, DEAL, TURN, line]) + "\n"))), 4)
 
 
-@pytest.mark.xfail(strict=True, reason="finding 4: an integer of more than 4,300 digits crashes the reader "
-                                       "(ValueError traceback, exit 1, no line named)")
 def test_a_huge_integer_anywhere_is_refused_naming_the_line(tmp_path: Path) -> None:
     """EVENTS.md: "A log that can't be read exits non-zero with a message naming the line and what is wrong with
     it"; README: "refuses a log it can't read (exit 2, the line and what is wrong on standard error)". Python's json
@@ -337,8 +335,6 @@ def test_corrections_of_corrections_last_one_standing_wins() -> None:
     assert r.state.top.code == "green-9"
 
 
-@pytest.mark.xfail(strict=True, reason="finding 1: a ruling on a short draw's flag is lost when the table moves on "
-                                       "(the flag is raised anew, open, with its penalty)")
 @pytest.mark.parametrize("ruleset", ["olympic", "mattel"])
 def test_a_ruling_on_a_short_draws_flag_survives_the_table_moving_on(ruleset: str) -> None:
     """EVENTS.md: "A `ruling` with `dismissed` removes its flag's penalty from the state that follows; `upheld` keeps
@@ -378,8 +374,6 @@ def test_a_referees_event_between_a_pass_and_its_draw_changes_no_flag() -> None:
     assert inserted.flags == [] and inserted.state.counts == [6, 8, 7, 7]
 
 
-@pytest.mark.xfail(strict=True, reason="finding 3: a correction of an earlier match's line is checked against the "
-                                       "later match's players (refused, or a bad seat let through)")
 def test_a_correction_of_an_earlier_matchs_line_is_checked_against_that_match(tmp_path: Path) -> None:
     """EVENTS.md: "Seats are numbered 0…n-1 ... seat numbers stay fixed for the match"; README: a log is refused for
     "a seat the match's `players` list doesn't have", and "A second `match_start` on a table starts a new match and
@@ -406,8 +400,6 @@ def test_a_correction_of_an_earlier_matchs_line_is_checked_against_that_match(tm
     _refused(run("replay", str(_raw(tmp_path, _lines([*head4, *second6, fix]), "b.jsonl"))), 10)
 
 
-@pytest.mark.xfail(strict=True, reason="finding 5: a hand_start before match_start makes replay refuse the log "
-                                       "(exit 2) where the README lists an event before match_start as a warning")
 def test_a_hand_start_before_match_start_is_a_warning_like_any_event_before_it(tmp_path: Path) -> None:
     """README: "What it read but had to ignore or guess goes to standard error as `warning:` lines, never into the
     flags on standard output: ..., an event before `match_start`, ..."; the refusals listed are "bad JSON, an unknown
