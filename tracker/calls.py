@@ -90,6 +90,10 @@ def hear_uno(g: Game, ev: Uno) -> None:
             return
     held = max(0, s.counts[seat] - s.owed[seat])
     if held >= 3 and ev.seat is not None and s.phase == "playing" and s.ruleset.early_uno_penalty:
+        if any(w.seat != seat and not s.uno_called[w.seat] for w in s.watches):
+            # another seat sits on one card it didn't call: this "UNO" is the catch (FA-UNO "another player ...
+            # catches you"; CH-UNO's friends "напомнить «УНО!»"), not an early call of the catcher's own
+            return
         # FA-EARLY: "one penalty card"; "UNO! UNO!" heard as two words is one early call while the hand is the same
         if s.early_uno_seen.get(seat) != (s.hand, held, s.plays_this_hand):
             s.early_uno_seen[seat] = (s.hand, held, s.plays_this_hand)

@@ -124,7 +124,11 @@ class Game:
             # word and the camera's draw is no move at the table)
             s.drawless_pass = None
         # a new deal or match ends the hand, timed or not: the shuffle is nobody's turn (FA-TIMER)
-        timer = s.ruleset.turn_timer_s and s.phase == "playing" and not isinstance(event, HandStart | MatchStart)
+        # nor is a Wild Draw Four challenge being judged: the referee reading the hand is no one's turn (FA-W4,
+        # FA-TIMER "once the previous player has finished"); the settling hands the turn on and restarts the clock
+        challenged = s.w4 is not None and s.w4.challenger is not None
+        timer = (s.ruleset.turn_timer_s and s.phase == "playing" and not challenged
+                 and not isinstance(event, HandStart | MatchStart))
         if (s.watches or s.awaiting_color is not None or timer) and s.players:
             self._pre = True
             if s.watches or s.awaiting_color is not None:

@@ -244,7 +244,8 @@ class Simulator:
         if self.r.turn_timer_s and self.chance("turn_timeout"):
             self.time_out(seat)
             return
-        if self.r.early_uno_penalty and len(self.hands[seat]) >= 3 and self.chance("early_uno"):
+        catch = any(w.seat != seat and not s.uno_called[w.seat] for w in s.watches)  # an "UNO" now is a catch
+        if self.r.early_uno_penalty and len(self.hands[seat]) >= 3 and not catch and self.chance("early_uno"):
             line = self.emit({"type": "uno", "seat": seat, "t": self.tick(0.2, 0.6)})
             self.expect("early_uno", seat, line)
             self.pay_penalties()

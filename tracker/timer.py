@@ -44,3 +44,7 @@ def check_timer(g: Game, event: Event) -> None:
               f"{s.name(seat)} took longer than {r.turn_timer_s:g} s for a turn again: "
               f"{r.timer_penalty} penalty card and the turn ends.", t=deadline, line=line)
     g.set_turn(g.next_seat(seat), deadline)
+    # the next seat's fifteen seconds ran from that deadline ("once the previous player has finished"): it may
+    # have run out too before this event
+    if s.turn != seat:
+        check_timer(g, event)
