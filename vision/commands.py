@@ -10,8 +10,6 @@ import json
 import sys
 from pathlib import Path
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
-
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     t = sub.add_parser("train", help="train the card detector (needs the train extra: torch + ultralytics)")
@@ -76,6 +74,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _expand(paths: list[Path]) -> list[Path]:
+    """The image files named, a folder standing for the images under it: the suffixes `watch` and `calibrate` read
+    (one list, in `vision.sources`, imported here so that `unotable --help` needs no OpenCV)."""
+    from vision.sources import IMAGE_SUFFIXES
+
     out: list[Path] = []
     for p in paths:
         if p.is_dir():

@@ -111,8 +111,19 @@ class Detections:
 
     @classmethod
     def merge(cls, parts: Sequence[Detections]) -> Detections:
+        """One `Detections` of all the parts' boxes. The parts must share their class names (ValueError otherwise):
+        `class_id` only means a card under the names it was given with."""
         if not parts:
             raise ValueError("merge needs at least one Detections to know the class names")
+        first = tuple(parts[0].names)
+        for p in parts[1:]:  # class_id indexes its own part's names: under another list a blue 2 would read red 1
+            other = tuple(p.names)
+            if other != first:
+                i = next((i for i, (a, b) in enumerate(zip(first, other, strict=False)) if a != b),
+                         min(len(first), len(other)))
+                raise ValueError(f"cannot merge detections named by different class lists ({len(first)} and "
+                                 f"{len(other)} names; class {i} is {first[i] if i < len(first) else 'missing'!r} "
+                                 f"in one, {other[i] if i < len(other) else 'missing'!r} in the other)")
         return cls(
             np.concatenate([p.xyxy for p in parts]).astype(np.float32),
             np.concatenate([p.class_id for p in parts]),

@@ -92,6 +92,36 @@ def decode_yolo_top(
             top[idx].astype(np.float32))
 
 
+def check_names(names: tuple[str, ...], source: str, classes: int | None = None) -> None:
+    """Refuse a model whose class names the log can't take: each becomes the card of a `play`, `starter` or
+    `reveal` event (EVENTS.md spells cards `red-7`, `wild-draw4`; `back` is a card's back), so a name that is no card
+    code would be refused there and the play lost; and a list shorter than the model's outputs would fail on the
+    first box of a class it does not name, mid-game. `classes`: the model's number of outputs, where known."""
+    from tracker.cards import CardError, card
+
+    for name in names:
+        if name == "back":
+            continue
+        try:
+            card(name)
+        except CardError as exc:
+            raise DetectorError(f"{source} names class {name!r}, which is no card code (EVENTS.md: red-7, "
+                                f"blue-reverse, green-draw2, wild, wild-draw4, or back): {exc}") from None
+    if len(set(names)) != len(names):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise DetectorError(f"{source} names {', '.join(twice)} more than once")
+    if classes is not None and classes != len(names):
+        raise DetectorError(f"{source} names {len(names)} classes but the model has {classes} class outputs")
+
+
+def _output_classes(session: object) -> int | None:
+    """The number of classes of a YOLO head (4 box values + one score a class, in its output's second axis), or
+    None where the exported shape leaves it open."""
+    shape = session.get_outputs()[0].shape  # type: ignore[attr-defined]
+    width = shape[1] if len(shape) == 3 else None
+    return width - 4 if isinstance(width, int) and width > 4 else None
+
+
 def _check_image(image: np.ndarray) -> np.ndarray:
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise DetectorError("image must be a non-empty HxW or HxWx3 numpy array (BGR)")
@@ -135,6 +165,7 @@ class OnnxDetector:
             self.session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types for corrupt files
             raise DetectorError(f"cannot load ONNX model {model_path}: {exc}") from exc
+        check_names(self.names, meta_path.name, _output_classes(self.session))
         self.input_name = self.session.get_inputs()[0].name
         self.conf, self.iou, self.agnostic = conf, iou, agnostic
         self.presence = presence
@@ -201,6 +232,7 @@ class UltralyticsDetector:
         torch.set_num_threads(threads)
         self.model = YOLO(str(model_path))
         self.names = tuple(self.model.names[i] for i in range(len(self.model.names)))
+        check_names(self.names, model_path.name)
         meta = model_path.with_suffix(".json")
         self.imgsz = imgsz or (json.loads(meta.read_text())["imgsz"] if meta.exists() else 320)
         self.conf, self.iou, self.agnostic = conf, iou, agnostic

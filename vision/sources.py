@@ -5,6 +5,10 @@ camera's clock). Problems never crash the stream:
 - a frame that can't be decoded is skipped with a warning;
 - a live camera that drops out is reopened with back-off (0.5 s, 1 s, 2 s ... up to `max_backoff`), and the
   gap is reported as a `Gap` (an event-free interval) and a warning;
+- a live stream that stalls (a network stream's read blocking for more than `STALL_S`, then going on) is the same:
+  a `Gap` and a warning, since nothing was seen while it stalled;
+- a live camera whose frames change size or format (reopened on its sub-stream, a webcam replugged at its default
+  size) says so in a warning: the table's zones are in the calibrated frame's pixels;
 - only an unreadable *start* (no such file, a camera that never opens) raises `SourceError`, with a message
   naming the source.
 """
@@ -22,6 +26,8 @@ import cv2
 import numpy as np
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+STALL_S = 1.0
+"""A live read that blocks this long (30 frame periods at 30 fps) is a stall: nothing was seen meanwhile, a `Gap`."""
 
 
 class SourceError(RuntimeError):
@@ -88,6 +94,13 @@ def cut_short(path: Path | str) -> str | None:
     if head == b"\x89PNG\r\n\x1a\n" and b"IEND" not in tail:
         return "its PNG end chunk is missing: the file is cut short"
     return None
+
+
+def _describe(shape: tuple[int, ...], dtype: np.dtype[Any]) -> str:
+    """A frame's look for a warning: `960x540`, with its channels and type where they are not 8-bit BGR."""
+    size = f"{shape[1]}x{shape[0]}"
+    channels = shape[2] if len(shape) == 3 else 1
+    return size if channels == 3 and dtype == np.uint8 else f"{size} ({channels} channel(s), {dtype})"
 
 
 def _valid(image: Any) -> bool:
@@ -169,11 +182,12 @@ class LiveSource(FrameSource):
 
     def __init__(self, spec: str | int, opener: Callable[[str | int], Capture] | None = None,
                  max_backoff: float = 8.0, give_up_after: float = 60.0, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, stall_after: float = STALL_S) -> None:
+        """`stall_after`: a read that blocks longer than this (seconds) is reported as a stall (`Gap`)."""
         super().__init__(name=str(spec))
         self.spec = spec
         self.opener = opener or (lambda s: cv2.VideoCapture(s))
-        self.max_backoff, self.give_up_after = max_backoff, give_up_after
+        self.max_backoff, self.give_up_after, self.stall_after = max_backoff, give_up_after, stall_after
         self.clock, self.sleep = clock, sleep
         self.cap = self.opener(spec)
         if not self.cap.isOpened():
@@ -201,14 +215,28 @@ class LiveSource(FrameSource):
         idx = 0
         self._pending: np.ndarray | None = None
         last_t = 0.0
+        look: tuple[tuple[int, ...], np.dtype[Any]] | None = None  # the frames' shape and type so far
         try:
             while True:
+                asked: float | None = None  # when this read began (None: a frame read when the camera came back)
                 if self._pending is not None:
                     ok, img, self._pending = True, self._pending, None
                 else:
+                    asked = self.clock() - start
                     ok, img = self.cap.read()
                 if ok and _valid(img):
-                    last_t = self.clock() - start
+                    t = self.clock() - start
+                    if idx and asked is not None and t - asked > self.stall_after:
+                        # the read blocked (a network stream's packets held up) and then went on: nothing was seen
+                        # since the last frame, as when the camera drops out
+                        self.gaps.append(Gap(last_t, t, "stream stalled"))
+                        self.warn(f"{self.name}: stream stalled for {t - asked:.1f}s; no events between "
+                                  f"{last_t:.2f}s and {t:.2f}s")
+                    if look is not None and (img.shape, img.dtype) != look:
+                        self.warn(f"{self.name}: at t={t:.2f}s the frames changed from {_describe(*look)} to "
+                                  f"{_describe(img.shape, img.dtype)}")
+                    look = (img.shape, img.dtype)
+                    last_t = t
                     yield Frame(idx, last_t, img if img.ndim == 3 else cv2.cvtColor(img, cv2.COLOR_GRAY2BGR))
                     idx += 1
                     continue
@@ -230,6 +258,9 @@ class ImageFolderSource(FrameSource):
     """A folder of images in name order, as frames at `fps`; unreadable images are skipped with a warning."""
 
     def __init__(self, folder: Path, fps: float = 30.0) -> None:
+        if not (math.isfinite(fps) and fps > 0):  # 0 divides by zero, a negative or NaN rate makes times run back
+            raise SourceError(f"the frame rate of folder {folder} must be a positive number of frames a second, "
+                              f"got {fps}")
         super().__init__(name=str(folder), fps=fps)
         self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.files:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -63,6 +64,13 @@ def _fail(msg: str) -> int:
     return 2
 
 
+def _bad_fps(fps: float) -> str | None:
+    """Why `--fps` can't time frames, or None: 0 divides by zero, a negative or NaN rate makes time run back."""
+    if math.isfinite(fps) and fps > 0:
+        return None
+    return f"--fps must be a positive number of frames a second, got {fps}"
+
+
 def _calibrate(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
@@ -71,8 +79,12 @@ def _calibrate(args: argparse.Namespace) -> int:
     from vision.sources import SourceError, open_source
     from vision.tablefile import write_table
 
+    def warn(msg: str) -> None:  # an image skipped as unreadable: said now, else "no frames" alone hides why
+        print(f"unotable: warning: {msg}", file=sys.stderr, flush=True)
+
     try:
         src = open_source(args.source)
+        src.on_warning = warn
         corners = None
         if args.corners:
             try:
@@ -90,7 +102,8 @@ def _calibrate(args: argparse.Namespace) -> int:
                 if corners is not None or i + 1 >= args.frames:
                     break
         if table is None or image is None:
-            return _fail(f"calibration failed: {last_err or 'the source gave no frames'}")
+            none = "the source gave no readable frames" + (f" ({len(src.warnings)} skipped)" if src.warnings else "")
+            return _fail(f"calibration failed: {last_err or none}")
     except SourceError as exc:
         return _fail(str(exc))
     write_table(args.out, table)
@@ -117,6 +130,8 @@ def _render(args: argparse.Namespace) -> int:
         w, h = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         return _fail(f"--size must be WxH, got {args.size!r}")
+    if (why := _bad_fps(args.fps)) is not None:
+        return _fail(why)
     try:
         events = read_log(args.log)
     except FileNotFoundError:
@@ -156,6 +171,8 @@ def _watch(args: argparse.Namespace) -> int:
     def warn_gap(gap: dict[str, Any]) -> None:  # already {"warning": "no frames", "from_t", ...}: one JSON object
         print(json.dumps(gap), file=sys.stderr, flush=True)
 
+    if (why := _bad_fps(args.fps)) is not None:
+        return _fail(why)
     try:
         table = read_table(args.table)
         if table.image_to_table is None:
@@ -166,6 +183,7 @@ def _watch(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     src.on_warning = warn
     watcher = Watcher(table, reader)
+    watcher.on_warning = lambda msg: warn_gap(msg) if isinstance(msg, dict) else warn(msg)  # skipped odd frames
     fh = open(args.out, "w") if args.out else None
     writer = None
     gaps_done = 0
@@ -200,6 +218,8 @@ def _eval(args: argparse.Namespace) -> int:
     from vision.detector import DetectorError
     from vision.evalvideo import evaluate, plot_report
 
+    if (why := _bad_fps(args.fps)) is not None:
+        return _fail(why)
     try:
         res = evaluate(args.games, args.seed, weights=args.weights, progress=not args.json, fps=args.fps,
                        jobs=args.jobs)
