@@ -11,10 +11,13 @@ table works on machines without audio hardware or PortAudio.
 
 from __future__ import annotations
 
+import json
 import queue
 import shutil
 import subprocess
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +54,62 @@ class AudioChunk:
         if self.samples.ndim == 1:
             return self.samples
         return self.samples.astype(np.int32).mean(axis=1).astype(np.int16)
+
+
+class StreamClock:
+    """Sample offsets of one stream <-> table time, following the chunks' stamps across stalls.
+
+    Why: a live microphone that stalls (a USB hiccup, blocks PortAudio drops on an input overflow) resumes with
+    chunks stamped later than the samples counted so far say, and a sound card's clock drifts from the table's
+    (about 100 ppm: 0.7 s over two hours). Counting samples from the first chunk would put every later event early
+    by the gap. Each chunk's stamp is compared with the time the count gives; beyond `resync_s` (well above a
+    callback's jitter) the stamp wins and becomes a new anchor. A gapless source (a file, a video) never re-anchors,
+    so its times are exactly the first stamp plus the samples counted.
+    """
+
+    def __init__(self, resync_s: float = 0.1, keep: int = 64) -> None:
+        self.resync_s = resync_s
+        self._anchors: deque[tuple[int, float]] = deque(maxlen=keep)  # (sample offset, table time), in order
+        self.samples = 0  # samples fed so far
+
+    def feed(self, t: float, n: int) -> None:
+        """A chunk of `n` samples stamped `t` (its first sample) follows what was fed before."""
+        if not self._anchors or abs(t - self.time_at(self.samples)) > self.resync_s:
+            self._anchors.append((self.samples, t))
+        self.samples += n
+
+    def time_at(self, sample: int) -> float:
+        """The table time of a sample offset (the anchor before it, plus the samples since)."""
+        if not self._anchors:
+            return sample / RATE
+        for s, t in reversed(self._anchors):
+            if s <= sample:
+                return t + (sample - s) / RATE
+        s, t = self._anchors[0]
+        return t + (sample - s) / RATE
+
+    def offset_at(self, sample: int) -> float:
+        """Table time minus stream time (samples / RATE) around a sample: add it to a time a decoder counts in
+        seconds of audio fed (vosk's word ends). Before any stall, simply the first chunk's stamp."""
+        if not self._anchors:
+            return 0.0
+        for s, t in reversed(self._anchors):
+            if s <= sample:
+                return t - s / RATE
+        s, t = self._anchors[0]
+        return t - s / RATE
+
+    def sample_at(self, t: float) -> int:
+        """The sample offset at a table time; a time inside a stall maps to the first sample after it."""
+        if not self._anchors:
+            return int(round(t * RATE))
+        anchors = list(self._anchors)
+        for k in range(len(anchors) - 1, -1, -1):
+            s, ta = anchors[k]
+            if ta <= t or k == 0:
+                x = s + int(round((t - ta) * RATE))
+                return min(x, anchors[k + 1][0]) if k + 1 < len(anchors) else x
+        return 0  # unreachable: k == 0 returns
 
 
 class AudioSource:
@@ -114,17 +173,29 @@ class FileSource(AudioSource):
                                    f"directly, videos through ffmpeg") from None
         self.file_rate = int(info.samplerate)
         self.channels = int(info.channels)
-        if info.frames == 0:
-            raise SpeechInputError(f"{path}: the file holds no audio (0 samples)")
         if self.file_rate < 4000:
             raise SpeechInputError(f"{path}: a sample rate of {self.file_rate} Hz is not speech; 8 kHz and up is read")
+        self.t0, self.chunk_s = t0, chunk_s
+        # a WAV whose recorder lost power before it wrote its sizes (RIFF and data sizes 0): libsndfile sees no
+        # frames although the samples are there; ffmpeg reads a data chunk to the end of the file
+        self._ffmpeg: VideoSource | None = None
+        if info.frames == 0:
+            if not _unfinished_wav(self.path):
+                raise SpeechInputError(f"{path}: the file holds no audio (0 samples)")
+            if shutil.which("ffmpeg") is None:
+                raise SpeechInputError(f"{path}: the WAV header was never finished (its sizes are 0: the recorder "
+                                       "stopped before writing them), so libsndfile can't read its samples; "
+                                       "install ffmpeg (Debian package ffmpeg), which reads them")
+            self._ffmpeg = VideoSource(self.path, t0=t0, chunk_s=chunk_s, channels=self.channels)
         # floating-point samples are read as floats and scaled: libsndfile would truncate them to -1..1 as int16
         self.floating = str(info.subtype).upper() in ("FLOAT", "DOUBLE")
-        self.t0, self.chunk_s = t0, chunk_s
 
     def chunks(self) -> Iterator[AudioChunk]:
         import soundfile as sf
 
+        if self._ffmpeg is not None:
+            yield from self._ffmpeg.chunks()
+            return
         block = max(1, int(self.chunk_s * self.file_rate))
         pos = 0  # output samples delivered
         try:
@@ -143,6 +214,9 @@ class FileSource(AudioSource):
         except RuntimeError as exc:
             raise SpeechInputError(f"{self.path}: the audio could not be decoded ({exc})") from None
 
+    def close(self) -> None:
+        if self._ffmpeg is not None:
+            self._ffmpeg.close()
 
     def _resampled(self, fh: Any) -> Iterator[AudioChunk]:  # fh: an open soundfile.SoundFile
         """The file resampled to 16 kHz ten seconds at a time, so that a long recording never sits whole in memory
@@ -178,6 +252,35 @@ class FileSource(AudioSource):
             yield AudioChunk(self.t0 + sent / RATE, pending)
 
 
+def _unfinished_wav(path: Path) -> bool:
+    """A RIFF/WAVE file whose `data` chunk is followed by samples although libsndfile counted none."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(65536)
+        size = path.stat().st_size
+    except OSError:
+        return False
+    i = head.find(b"data", 12)
+    return head[:4] == b"RIFF" and head[8:12] == b"WAVE" and i > 0 and size > i + 8
+
+
+def _probe_audio(path: Path) -> tuple[int, int] | None:
+    """(index among the audio streams, channels) of the track ffmpeg would pick by default (the most channels, the
+    first of equals), or None when ffprobe is missing or can't read the file (ffmpeg then says why)."""
+    if shutil.which("ffprobe") is None:
+        return None
+    try:
+        out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=channels",
+                              "-of", "json", str(path)], capture_output=True, text=True, timeout=60, check=False)
+        streams = json.loads(out.stdout or "{}").get("streams", [])
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return None
+    chans = [int(s.get("channels") or 0) for s in streams if isinstance(s, dict)]
+    if out.returncode != 0 or not chans or max(chans) <= 0:
+        return None
+    return chans.index(max(chans)), max(chans)
+
+
 class VideoSource(AudioSource):
     """The audio track of a video, decoded by ffmpeg to 16 kHz int16 through a pipe (streams, any length)."""
 
@@ -190,14 +293,40 @@ class VideoSource(AudioSource):
             raise SpeechInputError("reading a video's audio needs ffmpeg (Debian package ffmpeg)")
         self.channels, self.t0, self.chunk_s = channels, t0, chunk_s
         self._proc: subprocess.Popen[bytes] | None = None
+        probed = _probe_audio(self.path)
+        self._track = probed[0] if probed else None
+        self.track_channels = probed[1] if probed else None  # None: unknown (no ffprobe; ffmpeg will say why)
+        if channels > 1 and self.track_channels is not None and self.track_channels != channels:
+            # channel i is seat i's microphone: ffmpeg would pad or remix the track, naming calls to seats whose
+            # microphones aren't there
+            raise SpeechInputError(f"{path}: its audio track has {self.track_channels} channel(s), but "
+                                   f"{channels} per-seat channels were asked: one channel a seat")
 
     def chunks(self) -> Iterator[AudioChunk]:
         # aresample's first_pts=0 pads a soundtrack that starts after the video with silence, so that `t` counts
         # from the start of the video, as the camera's frames do
-        cmd = ["ffmpeg", "-nostdin", "-v", "error", "-i", str(self.path), "-vn", "-af", "aresample=async=1:first_pts=0",
-               "-ac", str(self.channels), "-ar", str(RATE), "-f", "s16le", "-"]
+        cmd = ["ffmpeg", "-nostdin", "-v", "error", "-i", str(self.path), "-vn"]
+        if self._track is not None:
+            cmd += ["-map", f"0:a:{self._track}"]  # the track probed, so its channel count is the one checked
+        cmd += ["-af", "aresample=async=1:first_pts=0"]
+        if self.channels == 1 or self.track_channels != self.channels:
+            # the mix (or, where ffprobe couldn't tell, whatever ffmpeg makes of the track). Per-seat channels
+            # are left as the track holds them, in its order: `-ac N` maps by layout, not index (a quad track asked
+            # for 4 channels is re-laid as 4.0, FL FR FC BC: seat 2's channel silent, folded into seat 3's)
+            cmd += ["-ac", str(self.channels)]
+        cmd += ["-ar", str(RATE), "-f", "s16le", "-"]
         self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        assert self._proc.stdout is not None
+        assert self._proc.stdout is not None and self._proc.stderr is not None
+        # ffmpeg writes an error line per damaged packet: a pipe read only at the end fills (64 KiB) and blocks it
+        # while this reads stdout, so stderr is drained on a thread keeping its last lines for the message
+        tail: deque[bytes] = deque(maxlen=20)
+        stderr = self._proc.stderr
+
+        def keep_tail() -> None:
+            tail.extend(stderr)
+
+        drain = threading.Thread(target=keep_tail, name="ffmpeg-stderr", daemon=True)
+        drain.start()
         nbytes = int(self.chunk_s * RATE) * 2 * self.channels
         pos = 0
         while True:
@@ -209,7 +338,8 @@ class VideoSource(AudioSource):
             yield AudioChunk(self.t0 + pos / RATE, x)
             pos += len(x)
         rc = self._proc.wait()
-        err = self._proc.stderr.read().decode(errors="replace").strip() if self._proc.stderr else ""
+        drain.join(5.0)
+        err = b"".join(tail).decode(errors="replace").strip()
         if rc != 0 or (pos == 0 and err):
             raise SpeechInputError(f"{self.path}: ffmpeg could not read an audio track ({err or 'exit ' + str(rc)})")
         if pos == 0:
@@ -298,44 +428,52 @@ def open_source(spec: str, chunk_s: float = 0.1, channels: int = 1, max_seconds:
 
 
 class RingBuffer:
-    """The last `seconds` of audio (all channels) with their table-clock times, for a flag's evidence."""
+    """The last `seconds` of audio (all channels) with their table-clock times, for a flag's evidence.
+
+    Times follow the chunks' stamps (`StreamClock`): after a microphone stalls, a clip of the minutes around a flag
+    is still the audio of those minutes, not audio shifted by the stall.
+    """
 
     def __init__(self, seconds: float = 30.0, channels: int = 1) -> None:
         self.size = int(seconds * RATE)
         self.channels = channels
         self._buf = np.zeros((self.size, channels), np.int16)
-        self._written = 0  # samples ever written
-        self._t0: float | None = None  # table time of sample 0 of the stream
+        self._clock = StreamClock()
+
+    @property
+    def _written(self) -> int:
+        """Samples ever written."""
+        return self._clock.samples
 
     def append(self, chunk: AudioChunk) -> None:
         x = chunk.samples if chunk.samples.ndim == 2 else chunk.samples[:, None]
         if x.shape[1] != self.channels:
             raise SpeechInputError(f"ring buffer holds {self.channels} channel(s), got {x.shape[1]}")
-        if self._t0 is None:
-            self._t0 = chunk.t
         x = x[-self.size:]
         n = len(x)
-        i = self._written % self.size
+        i = (self._written + len(chunk.samples) - n) % self.size  # where the kept tail's first sample goes
         first = min(n, self.size - i)
         self._buf[i:i + first] = x[:first]
         self._buf[: n - first] = x[first:]
-        self._written += len(chunk.samples)
+        self._clock.feed(chunk.t, len(chunk.samples))
 
     @property
     def end_time(self) -> float:
-        return (self._t0 or 0.0) + self._written / RATE
+        return self._clock.time_at(self._written)
 
     @property
     def start_time(self) -> float:
-        return self.end_time - min(self._written, self.size) / RATE
+        return self._clock.time_at(max(0, self._written - self.size))
 
     def clip(self, t_start: float, t_end: float) -> np.ndarray:
         """Samples between two table times (clamped to what is still held): int16 (n, channels)."""
-        t_start, t_end = max(t_start, self.start_time), min(t_end, self.end_time)
-        if t_end <= t_start or self._t0 is None:
+        if self._written == 0:
             return np.zeros((0, self.channels), np.int16)
-        a = int(round((t_start - self._t0) * RATE))
-        b = int(round((t_end - self._t0) * RATE))
+        lo = max(self._written - self.size, 0)
+        a = max(self._clock.sample_at(t_start), lo)
+        b = min(self._clock.sample_at(t_end), self._written)
+        if b <= a:
+            return np.zeros((0, self.channels), np.int16)
         idx = np.arange(a, b) % self.size
         return self._buf[idx]
 

@@ -146,7 +146,8 @@ def posteriors(det: KeywordDetector, audio: np.ndarray) -> tuple[np.ndarray, np.
     """Run the live detector over `audio`; returns (times, raw posteriors) and the events it emitted."""
     det.reset()
     det.record = []
-    events = list(det.run(ArraySource(audio, chunk_s=0.1).chunks()))
+    # no end-of-stream flush: the figures are of the stream's own posteriors (the acceptance figures since stop 48)
+    events = list(det.run(ArraySource(audio, chunk_s=0.1).chunks(), flush=False))
     times = np.array([t for t, _ in det.record])
     posts = np.stack([p for _, p in det.record]) if det.record else np.zeros((0, len(CLASSES)))
     det.record = None

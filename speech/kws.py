@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from speech.audio import RATE, AudioChunk, SpeechInputError
+from speech.audio import RATE, AudioChunk, SpeechInputError, StreamClock
 from speech.features import HOP, NMELS, WIN, WINDOW_FRAMES, int16_to_float, logmel
 from speech.vocab import CLASSES, COLORS
 
@@ -299,12 +299,14 @@ class KeywordDetector:
             front.reset()
         # each part's last `delay` + 1 posteriors: the oldest is the one averaged, once there are that many
         self._recent: list[deque[np.ndarray]] = [deque(maxlen=d + 1) for d in self._delays]
-        self._t0: float | None = None
-        self._samples = 0  # mono samples received since the start
+        self._clock = StreamClock()  # sample offsets -> table time, following the chunks' stamps across stalls
+        self._channels = 1  # the last chunk's, for the padding `flush` feeds
+        self._last_t = float("-inf")  # the last event's time: EVENTS.md times never decrease
         self._posts: deque[np.ndarray] = deque(maxlen=self.smooth)
         self._latched = np.zeros(len(CLASSES), bool)
         self._run = np.zeros(len(CLASSES), np.int64)
-        # per-channel energy of each 10 ms block, for the loudest-channel vote (the last 0.8 s)
+        # per-channel energy (variance: a microphone's DC offset is not sound) of each 10 ms block, for the
+        # loudest-channel vote (the last 0.8 s)
         self._channel_energy: deque[tuple[int, np.ndarray]] = deque(maxlen=200)
         self.inferences = 0
         self.record: list[tuple[float, np.ndarray]] | None = None  # (time, raw posterior) when evaluating
@@ -318,15 +320,15 @@ class KeywordDetector:
     def process(self, chunk: AudioChunk) -> list[dict[str, Any]]:
         if chunk.rate != RATE:
             raise SpeechInputError(f"audio at {chunk.rate} Hz; the keyword spotter takes {RATE} Hz")
-        if self._t0 is None:
-            self._t0 = chunk.t
         samples = chunk.samples if chunk.samples.ndim == 2 else chunk.samples[:, None]
+        start = self._clock.samples
+        self._clock.feed(chunk.t, len(samples))
+        self._channels = samples.shape[1]
         mono = int16_to_float(samples.astype(np.float32).mean(axis=1))
         if samples.shape[1] > 1:
             per_ch = int16_to_float(samples).astype(np.float64)
             for a in range(0, len(per_ch), HOP):
-                self._channel_energy.append((self._samples + a, np.mean(per_ch[a:a + HOP] ** 2, axis=0)))
-        self._samples += len(mono)
+                self._channel_energy.append((start + a, np.var(per_ch[a:a + HOP], axis=0)))
         # every part's new posteriors, in time order; a decision at each of the last part's (the clock), on the
         # weighted mean of every part's latest posterior (parts tick every 80 ms, a few ms apart)
         windows = {key: front.push(mono) for key, front in self._fronts.items()}
@@ -343,7 +345,7 @@ class KeywordDetector:
         return events
 
     def _decide(self, post: np.ndarray, end: int) -> dict[str, Any] | None:
-        t_end = (self._t0 or 0.0) + end / RATE
+        t_end = self._clock.time_at(end)
         self._posts.append(post)
         if self.record is not None:
             self.record.append((t_end, post))
@@ -352,7 +354,9 @@ class KeywordDetector:
         if fired is None:
             return None
         c, conf = fired
-        return event_for(CLASSES[c], t_end - self.end_offset_s, conf, self._seat(end))
+        t = max(t_end - self.end_offset_s, self._last_t)  # a clock set back at a stall can't reorder events
+        self._last_t = t
+        return event_for(CLASSES[c], t, conf, self._seat(end))
 
     def _seat(self, end: int) -> int | None:
         """With several channels: the one loudest over the 0.8 s before `end` (the word just heard)."""
@@ -361,10 +365,26 @@ class KeywordDetector:
             return None
         return int(np.argmax(np.sum(recent, axis=0)))
 
-    def run(self, chunks: Iterable[AudioChunk]) -> Iterator[dict[str, Any]]:
-        """All events of a stream of chunks, as they become certain."""
+    def flush(self) -> list[dict[str, Any]]:
+        """The events of a word at the very end of a stream, once it has ended.
+
+        The rule decides a hop or more after a word (`smooth` posteriors averaged, `persist` hops above the
+        threshold, each part's `delay`), so a recording that stops right after a call would lose it. Silence as long
+        as those hops (plus one window hop) is fed after the last chunk, stamped where the stream ended; a word's
+        event keeps its time, as if the recording had gone on in silence. Call it once, when the source has ended.
+        """
+        if self._clock.samples == 0:
+            return []
+        hops = self.smooth + self.persist + max(self._delays, default=0) + 1
+        pad = np.zeros((int(round(hops * self.hop_s * RATE)), self._channels), np.int16)
+        return self.process(AudioChunk(self._clock.time_at(self._clock.samples), pad))
+
+    def run(self, chunks: Iterable[AudioChunk], flush: bool = True) -> Iterator[dict[str, Any]]:
+        """All events of a stream of chunks, as they become certain, and (`flush`) those the stream's end decides."""
         for c in chunks:
             yield from self.process(c)
+        if flush:
+            yield from self.flush()
 
 
 def model_info(path: Path | None = None) -> dict[str, Any]:

@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections import deque
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from speech.audio import RATE, AudioChunk, SpeechInputError
+import numpy as np
+
+from speech.audio import RATE, AudioChunk, SpeechInputError, StreamClock
 from speech.kws import event_for
 from speech.vocab import KEYWORDS, NEGATIVE_WORDS
 
@@ -89,7 +92,11 @@ class VoskDetector:
     """Streaming keyword events from vosk; same `process`/`run` interface as the keyword spotter.
 
     words: spoken word -> class ("uno", a colour, "pass"); fillers: extra grammar words that never fire.
+    With per-seat microphones (several channels, channel i = seat i's) vosk hears the mix, and a word is given to
+    the channel loudest between its start and end (as the keyword spotter does); times follow the chunks' stamps.
     """
+
+    BLOCK = 160  # 10 ms: the loudness of each channel is kept per block
 
     def __init__(self, model: Any = None, model_dir: str | Path | None = None, words: dict[str, str] | None = None,
                  fillers: Iterable[str] | None = None, min_conf: float = 0.6) -> None:
@@ -102,7 +109,10 @@ class VoskDetector:
         self._rec = vosk.KaldiRecognizer(self.model, RATE, json.dumps(grammar, ensure_ascii=False))
         self._rec.SetWords(True)
         self.min_conf = min_conf
-        self._t0: float | None = None
+        self._clock = StreamClock()  # samples fed -> table time, across a microphone's stalls
+        # (first sample, per-channel variance) of each 10 ms block: the last minute, longer than an utterance vosk
+        # reports (its words come when the utterance ends); variance, as a microphone's DC offset is not sound
+        self._energy: deque[tuple[int, np.ndarray]] = deque(maxlen=6000)
 
     def _events(self, result_json: str) -> list[dict[str, Any]]:
         res = json.loads(result_json)
@@ -110,14 +120,33 @@ class VoskDetector:
         for w in res.get("result", []):
             cls = self.words.get(w.get("word", ""))
             if cls and float(w.get("conf", 0)) >= self.min_conf:
-                out.append(event_for(cls, (self._t0 or 0.0) + float(w["end"]), float(w.get("conf", 0)), None))
+                end = float(w["end"])
+                t = self._clock.offset_at(int(end * RATE)) + end
+                seat = self._seat(int(float(w.get("start", end)) * RATE), int(end * RATE))
+                out.append(event_for(cls, t, float(w.get("conf", 0)), seat))
         return out
+
+    def _seat(self, start: int, end: int) -> int | None:
+        """With several channels: the one loudest between a word's first and last sample (None with one)."""
+        got = [e for a, e in self._energy if start - self.BLOCK < a < end]
+        return int(np.argmax(np.sum(got, axis=0))) if got else None
+
+    def _keep_energy(self, samples: np.ndarray, first: int) -> None:
+        x = samples.astype(np.float64)
+        n = len(x) // self.BLOCK * self.BLOCK
+        if n:
+            var = x[:n].reshape(-1, self.BLOCK, x.shape[1]).var(axis=1)
+            self._energy.extend((first + i * self.BLOCK, v) for i, v in enumerate(var))
+        if n < len(x):
+            self._energy.append((first + n, x[n:].var(axis=0)))
 
     def process(self, chunk: AudioChunk) -> list[dict[str, Any]]:
         if chunk.rate != RATE:
             raise SpeechInputError(f"audio at {chunk.rate} Hz; vosk is set up for {RATE} Hz")
-        if self._t0 is None:
-            self._t0 = chunk.t
+        first = self._clock.samples
+        self._clock.feed(chunk.t, len(chunk.samples))
+        if chunk.channels > 1:
+            self._keep_energy(chunk.samples, first)
         if self._rec.AcceptWaveform(chunk.mono().tobytes()):
             return self._events(self._rec.Result())
         return []

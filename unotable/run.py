@@ -18,9 +18,12 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .merge import EventMerger
+
+if TYPE_CHECKING:
+    from speech.audio import AudioSource
 
 DEMO_DIR = Path(__file__).resolve().parent.parent / "datasets" / "demo"
 SENSES = ("vision", "speech")
@@ -34,6 +37,7 @@ class RunError(RuntimeError):
 class RunConfig:
     video: str | None = None  # a file, a camera index or a URL
     audio: str | None = None  # a file, "video" (the video's own soundtrack), a microphone device, or None
+    seats: int = 0  # per-seat microphones: the audio has one channel a seat (channel i = seat i's); 0: one mix
     table_file: str | None = None
     ruleset: str = "mattel"
     players: list[str] = field(default_factory=lambda: ["Anna", "Boris", "Vera", "Gleb"])
@@ -104,31 +108,40 @@ class TableRunner:
             except (TableFileError, SourceError, DetectorError) as exc:
                 raise RunError(str(exc)) from None
             self.source.on_warning = self._warn
+            self.watcher.on_warning = self._warn  # a frame skipped (another size or format) says so
         else:
             self.done["vision"] = True
-        self.audio = None
+        self.audio: AudioSource | None = None
         self.kws = None
         if cfg.audio is not None:
             from speech.audio import SpeechInputError, VideoSource
             from speech.audio import open_source as open_audio
             from speech.kws import KeywordDetector
 
+            channels = max(1, cfg.seats)
             try:
                 self.kws = KeywordDetector()
                 if cfg.audio == "video":
                     if cfg.video is None:
                         raise RunError("--audio video needs --video")
-                    self.audio = VideoSource(cfg.video)
+                    self.audio = VideoSource(cfg.video, channels=channels)
                 else:
-                    self.audio = open_audio(cfg.audio)
+                    self.audio = open_audio(audio_spec(cfg.audio), channels=channels)
+                if cfg.seats and self.audio.channels != cfg.seats:
+                    # channel i is seat i's microphone: a file with another number of channels can't say who spoke
+                    raise SpeechInputError(f"{cfg.audio} has {self.audio.channels} channel(s), but --seats "
+                                           f"{cfg.seats}: one channel a seat")
             except SpeechInputError as exc:  # a missing microphone or model: the table runs on, unheard
                 self._warn(f"no speech: {exc}")
+                if self.audio is not None:
+                    self.audio.close()
                 self.audio, self.kws = None, None
         if self.audio is None:
             self.done["speech"] = True
         from speech.audio import RingBuffer
 
-        self.ring = RingBuffer(30.0)
+        # all the source's channels (a stereo recording, per-seat microphones): the evidence keeps every seat's
+        self.ring = RingBuffer(30.0, channels=self.audio.channels if self.audio is not None else 1)
 
     def _warn(self, message: str | dict[str, Any]) -> None:
         """A warning line on standard error: a text, or an object that already says {"warning": ...} (a gap)."""
@@ -194,6 +207,7 @@ class TableRunner:
 
     def _hear(self, start: float) -> None:
         assert self.audio is not None and self.kws is not None
+        end = 0.0
         try:
             for chunk in self.audio.chunks():
                 if self.stop.is_set():
@@ -201,16 +215,33 @@ class TableRunner:
                 end = chunk.t + chunk.duration
                 self._pace(start, end)
                 self.ring.append(chunk)
-                evs = [e for e in self.kws.process(chunk) if self.cfg.hear_pass or e["type"] != "pass"]
                 self.stats.audio_chunks += 1
-                self.events.put(("speech", end, evs))
+                self.events.put(("speech", end, self._heard(self.kws.process(chunk))))
+            if not self.stop.is_set():  # the recording ended: a call in its last moments is still decided
+                evs = self._heard(self.kws.flush())
+                self.events.put(("speech", max([end, *(e["t"] for e in evs)]), evs))
         except Exception as exc:  # an unreadable soundtrack or a microphone unplugged: keep refereeing by eye
             self._warn(f"speech stopped: {exc}")
         self.events.put(("speech", float("inf"), []))
 
+    def _heard(self, evs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The spotter's events as the table logs them: "pass" only if asked; a seat only from per-seat
+        microphones (the loudest of a stereo recording's two channels is no seat)."""
+        out = [e for e in evs if self.cfg.hear_pass or e["type"] != "pass"]
+        if not self.cfg.seats:
+            for e in out:
+                e["seat"] = None
+        return out
+
     # ---------------------------------------------------------------- the loop
+    def _share_zero(self, started: float) -> None:
+        for source in (self.source, self.audio):
+            if source is not None:
+                _live_zero(source, started)
+
     def run(self, sink: Any) -> RunStats:
         started = time.monotonic()
+        self._share_zero(started)
         merger = EventMerger(self.cfg.window)
         threads: list[threading.Thread] = []
         if self.source is not None:
@@ -248,6 +279,41 @@ class TableRunner:
         return self.stats
 
 
+def _live_zero(source: Any, started: float) -> None:
+    """Time a live camera and a live microphone from one zero, the moment `run` starts: each source started its own
+    clock when it was opened, and `unotable run` builds the dashboard in between (half a second and more), so a
+    call said as a card lands would be stamped that much later than the card."""
+    from speech.audio import MicSource
+    from vision.sources import LiveSource
+
+    if isinstance(source, LiveSource) and source.clock is time.monotonic:
+        source.epoch = started
+    elif isinstance(source, MicSource):
+        source.clock = lambda: time.monotonic() - started
+
+
+def audio_spec(value: str) -> str:
+    """`--mic`'s value as `speech.audio.open_source` takes it: a microphone (`mic`, `mic:DEVICE`, `default`, a
+    device index or name) or a file.
+
+    Why: README's own command is `--mic default`, and the option's help promises a device index or name; taken as a
+    file name, `default` gave "no such file" and a table unheard all night. A value is a file if it exists, or if
+    it looks like one (an audio or video file's extension, a folder in it), so that a mistyped file name still says
+    "no such file" instead of "no such microphone".
+    """
+    from speech.audio import VIDEO_EXTS
+
+    if value == "mic" or value.startswith("mic:"):
+        return value
+    path = Path(value)
+    looks_like_file = "/" in value or "\\" in value or path.suffix.lower() in AUDIO_EXTS | VIDEO_EXTS
+    return value if path.exists() or looks_like_file else f"mic:{value}"
+
+
+AUDIO_EXTS = {".wav", ".flac", ".ogg", ".oga", ".opus", ".mp3", ".aiff", ".aif", ".au", ".caf", ".w64", ".rf64",
+              ".aac"}
+
+
 def opening_events(cfg: RunConfig) -> list[dict[str, Any]]:
     """What the operator declares before the first card: the match and the first deal."""
     start = {"t": 0.0, "type": "match_start", "ruleset": cfg.ruleset, "players": cfg.players, "source": "manual"}
@@ -261,7 +327,11 @@ def register(sub: Any) -> None:
     p = sub.add_parser("run", help="run a table: camera, microphone, rules and dashboard together")
     p.add_argument("--demo", action="store_true", help="the built-in demo recording (the default with no --camera)")
     p.add_argument("--camera", help="a camera index, a video file or an RTSP/HTTP URL")
-    p.add_argument("--mic", help="a microphone device (index or name), or an audio file; 'video': the video's track")
+    p.add_argument("--mic", help="a microphone device (index or name, 'default'), or an audio file; "
+                                 "'video': the video's track")
+    p.add_argument("--seats", type=int, default=0,
+                   help="per-seat microphones: the audio has one channel a seat (channel i = seat i's); give "
+                        "their number, and a call is given to the loudest channel")
     p.add_argument("--table", help="the table file (TOML) from `unotable calibrate`")
     p.add_argument("--ruleset", default=None, help="chempiunat, falsonal, mattel, olympic or a TOML file")
     p.add_argument("--players", help="names in seat order, comma-separated: \"Anna,Boris,Vera,Gleb\"")
@@ -289,6 +359,9 @@ def _config(args: argparse.Namespace) -> tuple[RunConfig, dict[str, Any] | None]
         cfg = RunConfig(video=args.camera, audio=args.mic, table_file=args.table)
     if args.mic is not None:
         cfg.audio = args.mic
+    if args.seats < 0 or args.seats == 1:
+        raise RunError(f"--seats {args.seats}: give the number of per-seat microphones (2 or more), or leave it out")
+    cfg.seats = args.seats
     if args.table is not None:
         cfg.table_file = args.table
     if args.ruleset:

@@ -210,8 +210,12 @@ class LiveSource(FrameSource):
             delay = min(delay * 2, self.max_backoff)
         return False
 
+    epoch: float | None = None
+    """The clock reading that is the table's t=0 (`unotable run` sets it, so that the camera and the microphone share
+    one zero); None: the moment reading began."""
+
     def __iter__(self) -> Iterator[Frame]:
-        start = self.clock()
+        start = self.clock() if self.epoch is None else self.epoch
         idx = 0
         self._pending: np.ndarray | None = None
         last_t = 0.0

@@ -364,8 +364,16 @@ def post_frame(table: str) -> Response:
 
 @bp.get("/tables/<table>/camera.mjpg")
 def camera(table: str) -> Response:
-    _table_or_404(table)
+    """The table's camera, live. A table with a broadcast delay shows the public a still instead: the stream is held
+    back so that nobody at the table can read the game from it, and the camera would give it away (a referee and
+    the table's rig still see it live)."""
+    tl = _table_or_404(table)
     cam = services().camera
+    delay = viewer_delay(tl)
+    if delay > 0:
+        still = MJPEG_START + mjpeg_part(placeholder_jpeg(f"camera off air: {delay:g} s delay"))
+        return Response(still, mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
+                        headers={"Cache-Control": "no-cache"})
 
     def gen() -> Iterator[bytes]:
         latest = cam.latest(table)

@@ -6,13 +6,12 @@ models whose class names are not card codes, and the `Detections` arrays.
 The brief these tests hold the code to: "Bad input (a malformed log line, an unknown card, a camera that vanishes, a
 corrupt frame, a bad request) gets a clear error that names what is wrong, and loses nothing." Time comes from frame
 timestamps, never the wall clock; the senses only produce events (EVENTS.md: `t` "never decreasing through the log").
-Tests marked xfail(strict) assert the right behaviour where the code is wrong today (findings of
-/tmp/lead/s64/h5_vision.md). Fixed at stop 64: findings 1 (every frame is checked; a later odd frame is skipped with
+The audit's nine findings (h5_vision.md) are all fixed at stop 64: findings 1 (every frame is checked; a later odd frame is skipped with
 a warning naming it), 3 (a stalled live stream is a gap), 4 (`--fps` must be a positive number), 5 (a detector's
 class names must be card codes, one a model output), 6 (`calibrate` names the images it skipped), 7 (`detect
 FOLDER` reads .tif/.tiff), 8 (`Detections.merge` refuses parts with other class names) and 9 (events decided on one
-frame are sorted before they are clamped). Finding 2 (the camera's and microphone's clocks in `unotable run`) is
-still marked xfail."""
+frame are sorted before they are clamped), and 2 (`unotable run` times a live camera and a live microphone from one
+zero, the moment it starts)."""
 
 from __future__ import annotations
 
@@ -423,8 +422,6 @@ class _FakeStream:
         pass
 
 
-@pytest.mark.xfail(strict=True, reason="finding 2: `unotable run` times the camera and the microphone from two "
-                                       "different zeros")
 def test_run_times_a_live_camera_and_a_live_microphone_on_one_clock(scene: tuple[np.ndarray, Path],
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """unotable/run.py: "one process runs a table — camera, microphone, rules and dashboard — on one clock" and "The

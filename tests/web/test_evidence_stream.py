@@ -111,6 +111,25 @@ def test_the_camera_view_is_mjpeg(live_server: Any, sqlite_app: Any, h: Any) -> 
     assert token
 
 
+def test_a_delayed_tables_camera_is_off_air_for_the_public_and_live_for_its_rig(sqlite_app: Any, h: Any) -> None:
+    """A broadcast delay holds the table back from the public so that nobody at the table reads the game from the
+    stream; a live camera would give it away. The rig (and a referee) still see it live."""
+    token = h.add_table(sqlite_app)
+    svc = sqlite_app.extensions["unotable"]
+    svc.store.set_broadcast_delay(svc.store.table("t1").id, 30)
+    svc.live.refresh_info("t1")
+    frame = jpeg(value=200)
+    svc.camera.put("t1", frame, 5.0)
+    c = sqlite_app.test_client()
+    public = c.get("/api/tables/t1/camera.mjpg")
+    assert public.status_code == 200 and public.mimetype == "multipart/x-mixed-replace"
+    assert frame not in public.data and b"Content-Type: image/jpeg" in public.data
+    rig = c.get("/api/tables/t1/camera.mjpg", headers=h.bearer(token), buffered=False)
+    first = next(iter(rig.response))
+    rig.close()
+    assert frame in first
+
+
 def test_the_referee_sees_evidence_near_the_flag(sqlite_app: Any, h: Any, flagged_log: list[dict[str, Any]]) -> None:
     token = h.add_table(sqlite_app)
     h.add_user(sqlite_app)
