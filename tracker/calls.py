@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .draws import is_pass_draw
-from .events import ColorCall, Draw, Event, Play, Uno
+from .events import ColorCall, Draw, Event, HandStart, MatchStart, Play, Uno
 from .state import UnoWatch
 
 if TYPE_CHECKING:
@@ -89,19 +89,48 @@ def hear_uno(g: Game, ev: Uno) -> None:
             s.uno_called[seat] = True
             return
     held = max(0, s.counts[seat] - s.owed[seat])
-    if held >= 3 and ev.seat is not None and s.phase == "playing" and s.ruleset.early_uno_penalty:
+    r = s.ruleset
+    if held >= 3 and ev.seat is not None and s.phase == "playing" and r.early_uno_penalty:
         if any(w.seat != seat and not s.uno_called[w.seat] for w in s.watches):
             # another seat sits on one card it didn't call: this "UNO" is the catch (FA-UNO "another player ...
             # catches you"; CH-UNO's friends "напомнить «УНО!»"), not an early call of the catcher's own
             return
-        # FA-EARLY: "one penalty card"; "UNO! UNO!" heard as two words is one early call while the hand is the same
-        if s.early_uno_seen.get(seat) != (s.hand, held, s.plays_this_hand):
-            s.early_uno_seen[seat] = (s.hand, held, s.plays_this_hand)
-            g.flag("early_uno", seat, ev, f"{s.name(seat)} called UNO holding {held} cards.")
+        if r.multi_play != "none" and held - r.multi_max <= 1:
+            # several cards may be laid at once: the call is right if the seat's next play leaves it one card
+            # (OL-UNO "Before playing your next to last card"), early otherwise (`settle_early_call`)
+            s.early_wait[seat] = (ev, s.turn_id, held)
+            s.last_uno_call[seat] = ev.t
+            return
+        _early(g, ev, seat, held)
         return
     if held == 1:
         s.uno_called[seat] = True
     s.last_uno_call[seat] = ev.t
+
+
+def _early(g: Game, ev: Event, seat: int, held: int, turn_id: int | None = None) -> None:
+    """FA-EARLY: "one penalty card" (OL-PENALTY: a mistake, 2); "UNO! UNO!" heard as two words is one early call
+    while the hand is the same."""
+    s = g.state
+    if s.early_uno_seen.get(seat) != (s.hand, held, s.plays_this_hand):
+        s.early_uno_seen[seat] = (s.hand, held, s.plays_this_hand)
+        g.flag("early_uno", seat, ev, f"{s.name(seat)} called UNO holding {held} cards.", turn_id=turn_id)
+
+
+def settle_early_call(g: Game, event: Event) -> None:
+    """A call that waited for the seat's next play (`hear_uno`): that play leaving exactly one card made it right;
+    any other play of that seat, or the lead time running out first, makes it early."""
+    s = g.state
+    lead = s.ruleset.uno_call_lead_s
+    for seat, (call, turn_id, held_then) in list(s.early_wait.items()):
+        own_play = isinstance(event, Play) and event.seat == seat
+        if not own_play and event.t - call.t <= lead and not isinstance(event, HandStart | MatchStart):
+            continue
+        del s.early_wait[seat]
+        held = max(0, s.counts[seat] - s.owed[seat])
+        if isinstance(event, Play) and own_play and held - len(event.cards) == 1:
+            continue
+        _early(g, call, seat, held_then, turn_id)
 
 
 def colour_heard_before(g: Game, seat: int, t: float) -> str | None:

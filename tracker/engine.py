@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .calls import close_windows, hear_color, hear_uno
+from .calls import close_windows, hear_color, hear_uno, settle_early_call
 from .cards import Card, hand_points
 from .corrections import apply_corrections
 from .deck import check_reveal, revealed_again, take_from_pile
@@ -136,6 +136,8 @@ class Game:
             if timer:
                 check_timer(self, event)
             self._pre = False
+        if s.early_wait:
+            settle_early_call(self, event)
         if event.t > s.last_t:
             s.last_t = event.t
         handler(self, event)

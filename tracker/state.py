@@ -80,6 +80,9 @@ class GameState:
     last_uno_anon: float = -1e9
     last_uno_anon_line: int | None = None
     early_uno_seen: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # the hand at its early call
+    # a call from a seat holding 3+ cards that its next play could still bring down to one (a pair laid, OL-INTERCEPT):
+    # early unless that play, within `uno_call_lead_s`, leaves exactly one
+    early_wait: dict[int, tuple[Any, int, int]] = field(default_factory=dict)  # the call, its turn, cards held
     watches: list[UnoWatch] = field(default_factory=list)
     # seat, line, deadline, detail, turn_id of the play
     awaiting_color: tuple[int, int, float | None, str | None, int] | None = None
