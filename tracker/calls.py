@@ -27,8 +27,20 @@ def close_windows(g: Game, event: Event, seat: int | None) -> None:
         isinstance(event, Draw) and seat is not None and seat == s.turn and s.owed[seat] == 0) or (
         is_pass_draw(s, event, seat))  # the turn's draw, logged just after the "pass" that moved the turn on
     if s.watches:
+        r = s.ruleset
+        # a seat on one uncalled card that draws exactly the missed call's penalty was caught and pays it (MA-UNO
+        # "you having to pick two cards ... if you get caught"): not a turn's draw, nor a draw out of turn
+        paying = (isinstance(event, Draw) and seat is not None and r.uno_penalty > 0 and event.count == r.uno_penalty
+                  and not (s.pending and seat == s.turn) and not s.uno_called[seat]
+                  and any(w.seat == seat for w in s.watches))
         keep: list[UnoWatch] = []
         for w in s.watches:
+            if paying and w.seat == seat:
+                f = g.flag("missed_uno", seat, event, f"{s.name(seat)} came down to one card without calling UNO, "
+                           "was caught and drew the penalty.", t=event.t, line=w.line, detail=w.detail,
+                           turn_id=w.turn_id)
+                g.let_draw_pay(seat, f.penalty)
+                continue
             by_time = w.deadline is not None and event.t > w.deadline
             by_turn = turn_start  # the next turn began (the seat's own, after a Skip at a two-seat table)
             if (by_time or by_turn) and not s.uno_called[w.seat]:
@@ -90,11 +102,19 @@ def hear_uno(g: Game, ev: Uno) -> None:
             return
     held = max(0, s.counts[seat] - s.owed[seat])
     r = s.ruleset
+    caught = [w for w in s.watches if w.seat != seat and not s.uno_called[w.seat]]
+    if held >= 3 and ev.seat is not None and s.phase == "playing" and caught:
+        # another seat sits on one card it didn't call, and this seat's own UNO can't be due yet: this "UNO" is the
+        # catch (FA-UNO "another player ... catches you"; CH-UNO's friends "напомнить «УНО!»"), not an early call.
+        # Where the call is due before the next turn (MA-UNO), the caught seat is no longer safe: "catches himself
+        # before any other player catches him"
+        if r.uno_call_deadline == "next_turn":
+            s.watches = [w for w in s.watches if w not in caught]
+            for w in caught:
+                g.flag("missed_uno", w.seat, ev, f"{s.name(w.seat)} came down to one card without calling UNO and "
+                       f"was caught by {s.name(seat)}.", t=ev.t, line=w.line, detail=w.detail, turn_id=w.turn_id)
+        return
     if held >= 3 and ev.seat is not None and s.phase == "playing" and r.early_uno_penalty:
-        if any(w.seat != seat and not s.uno_called[w.seat] for w in s.watches):
-            # another seat sits on one card it didn't call: this "UNO" is the catch (FA-UNO "another player ...
-            # catches you"; CH-UNO's friends "напомнить «УНО!»"), not an early call of the catcher's own
-            return
         if r.multi_play != "none" and held - r.multi_max <= 1:
             # several cards may be laid at once: the call is right if the seat's next play leaves it one card
             # (OL-UNO "Before playing your next to last card"), early otherwise (`settle_early_call`)

@@ -93,7 +93,9 @@ def corrected_entries(events: Sequence[Event]) -> list[Entry]:
         # backwards (a turn timer would fire); an event stamped with the moment it was written was not moved on
         # purpose
         lo = last_t()
-        top = hi if hi is not None else (float("inf") if how == "inserted" else fallback)
+        # never later than when the referee wrote it: a line appended later can't move the event (the dashboard
+        # folds appends onto the game as it stands)
+        top = min(hi if hi is not None else float("inf"), written.get(line, float("inf")))
         stamped_late = fixed.t == written.get(line) and fixed.t > fallback
         if stamped_late or not lo <= fixed.t <= top:
             fixed = _retimed(fixed, max(fallback, lo) if how == "inserted" else fallback, line)
@@ -112,8 +114,9 @@ def corrected_entries(events: Sequence[Event]) -> list[Entry]:
         line = _line(i, ev)
         hi = next_game_t[pos[line] + 1]
         if isinstance(ev, Insertion):
-            out.append(Entry(ev, line, "as logged"))  # its event was placed after the line it names
-        elif line in replaced:
+            out.append(Entry(ev, line, "as logged"))  # its event, and inserts after it, were placed after its anchor
+            continue
+        if line in replaced:
             fixed = replaced[line]
             place(line, fixed, ev.t, hi, "corrected" if fixed is not None else "struck")
         else:

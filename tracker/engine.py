@@ -220,6 +220,12 @@ class Game:
                 s.penalty_turn[seat] = turn  # the turn the mistake was made in
         return f
 
+    def let_draw_pay(self, seat: int, cards: int) -> None:
+        """A penalty charged while checking an event that the event itself pays (a caught seat drawing it): it is
+        not the turn's own draw's doing, so the draw may pay it (`on_draw`)."""
+        if seat in self._pre_charges:
+            self._pre_charges[seat] = max(0, self._pre_charges[seat] - cards)
+
     def charge(self, seat: int, cards: int, counts_for_turn: bool = True) -> None:
         """Penalty cards owed by `seat`; `counts_for_turn`: the turn has had its penalty (OL-PENALTY)."""
         s = self.state

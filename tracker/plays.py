@@ -265,9 +265,12 @@ def resolve(g: Game, ev: Play, seat: int, inferred: bool, flags_before: int) -> 
             else:
                 s.pending = 4
             s.pending_kind = "wild-draw4"
-    if s.pending and not last.is_draw:  # a non-draw card laid on a pending draw (flagged): that draw is gone
+    made_draw = any(c.is_draw for c in cards)  # a pair of a Draw Two and a Skip or Reverse (CH-PAIR): both act
+    if s.pending and not made_draw:  # a non-draw card laid on a pending draw (flagged): that draw is gone
         s.pending, s.pending_kind = 0, None
     nxt = g.next_seat(seat, 1 + skips)
+    if made_draw and s.pending and nxt == seat:  # (a Skip with it at two seats) the Draw Two is the other's
+        nxt = g.next_seat(seat, 1)
     winner = seat if s.counts[seat] == 0 else None
     if (winner is None and r.uno_call_deadline == "next_turn" and s.counts[seat] <= s.owed[seat]
             and not any(f.seat == seat for f in s.flags[flags_before:])):
@@ -317,6 +320,8 @@ def exchange(g: Game, ev: Play, seat: int, value: str, target: int | None, infer
         for i in range(n):
             new[(i + s.direction) % n] += moving[i]
     else:
+        if target is None and n == 2:  # the only other player: nobody need be named (OL-SEVEN "must exchange")
+            target = 1 - seat
         if target is None or target >= n or target == seat:
             g.flag("no_target", seat, ev, f"{s.name(seat)} laid a 7 without naming whose hand to swap with.")
             return

@@ -268,7 +268,9 @@ class Simulator:
                 self.play(seat, pair, expect="too_many_cards")
                 return
         if self.chance("wrong_draw") and not self.r.draw_until_playable:  # there, drawing several is the rule
-            self.draw(seat, 2, expect="wrong_draw")
+            # a seat on one uncalled card drawing just the missed call's penalty is read as caught and paying it
+            caught = any(w.seat == seat for w in s.watches) and not s.uno_called[seat]
+            self.draw(seat, 3 if caught and self.r.uno_penalty == 2 else 2, expect="wrong_draw")
             return
         if self.chance("illegal_wild_draw4") and self.r.w4_challenge:
             w4 = [c for c in self.hands[seat] if c.value == "wild-draw4"]
@@ -470,7 +472,7 @@ class Simulator:
             else:
                 color_later = color
         if r.seven_zero and last.value == "7":
-            if self.chance("no_target"):
+            if self.n > 2 and self.chance("no_target"):  # at two seats the other player is the partner, named or not
                 expect = expect or "no_target"
                 if expect != "no_target":
                     obj["target"] = (seat + 1) % self.n
@@ -501,7 +503,10 @@ class Simulator:
             self.emit({"type": "color", "seat": seat, "color": color_later, "t": self.tick(0.1, 0.6)})
         if call_uno and not missed and not call_before:
             self.emit({"type": "uno", "seat": seat, "t": self.tick(0.1, 0.5)})
+        over = any(not h for h in self.hands)  # a hand emptied by the exchange ends the deal: nobody calls
         for i in receivers:  # OL-70-UNO: whoever receives a single card must call too
+            if over:
+                break
             if self.chance("missed_uno"):
                 self.expect("missed_uno", i, line)
             else:

@@ -254,7 +254,11 @@ def _agent(args: Any) -> int:
     if failure:
         print(f"unotable agent: {failure[0]}", file=sys.stderr)
         return 2
-    done = sender.drain(time.monotonic() + args.drain_timeout)
+    try:
+        done = sender.drain(time.monotonic() + args.drain_timeout)
+    except AgentError as exc:  # the input ended before the thread's first post: the refusal comes from here
+        print(f"unotable agent: {exc}", file=sys.stderr)
+        return 2
     print(f"agent: {spool.acked} event(s) stored on the server, {spool.backlog} still queued in {spool.folder}",
           file=sys.stderr)
     return 0 if done else 1

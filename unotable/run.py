@@ -103,6 +103,11 @@ class TableRunner:
                 table = read_table(cfg.table_file)
                 if table.image_to_table is None:
                     raise RunError(f"{cfg.table_file} has no homography: run `unotable calibrate` first")
+                n = len(cfg.players)
+                if table.seats != n:  # the camera would report plays at seats the match doesn't have
+                    raise RunError(f"{cfg.table_file} has {table.seats} seat zones, but the match has {n} players: "
+                                   f"name one player a seat (--players), or calibrate for {n} "
+                                   f"(`unotable calibrate ... --seats {n}`)")
                 self.watcher = Watcher(table, load_reader(table, cfg.weights))
                 self.source = open_source(cfg.video)
             except (TableFileError, SourceError, DetectorError) as exc:
@@ -345,7 +350,16 @@ def register(sub: Any) -> None:
     p.add_argument("--speed", type=float, default=1.0, help="play a recording this many times faster than real time")
     p.add_argument("--hear-pass", action="store_true", help="also log 'pass' / 'пас' heard by the microphone")
     p.add_argument("--weights", help="card detector weights (default: the shipped model)")
-    p.add_argument("--keep", action="store_true", help="keep the dashboard up after a recording ends")
+    p.add_argument("--exit-when-done", action="store_true",
+                   help="stop the dashboard and exit when the camera or recording ends (by default it serves on, "
+                        "for the referee to review the flags, until Ctrl-C)")
+    p.add_argument("--keep", action="store_true", help=argparse.SUPPRESS)  # the default now; older scripts pass it
+    p.add_argument("--server", default=None,
+                   help="a tournament's central server (e.g. http://10.0.0.5:5000): post the table's merged events "
+                        "there, as `unotable agent` does, instead of serving a dashboard here")
+    p.add_argument("--token", default=None, help="with --server: the table's token (from `unotable table add`)")
+    p.add_argument("--spool", type=Path, default=Path("data/agent"),
+                   help="with --server: folder for the on-disk queue, as the agent's (default data/agent)")
     p.add_argument("--log", type=Path, default=None,
                    help="headless: also write the event log (JSON lines, EVENTS.md) to this file")
     p.set_defaults(func=_run)
@@ -377,28 +391,53 @@ def _config(args: argparse.Namespace) -> tuple[RunConfig, dict[str, Any] | None]
     return cfg, meta
 
 
+def check_seating(cfg: RunConfig) -> None:
+    """Every seat the run may name is one of the match's players: the dealer, and the per-seat microphones (the
+    table file's seat zones are checked when it is read). A log with another seat is one `unotable replay` refuses."""
+    n = len(cfg.players)
+    if n < 2:
+        raise RunError("--players needs at least two names")
+    if cfg.dealer is not None and not 0 <= cfg.dealer < n:
+        raise RunError(f"--dealer {cfg.dealer}: the match has {n} players (seats 0-{n - 1})")
+    if cfg.seats and cfg.seats != n:
+        raise RunError(f"--seats {cfg.seats}: the match has {n} players; give one microphone a player")
+
+
 def _run(args: argparse.Namespace) -> int:
     from tracker.ruleset import RulesetError, load_ruleset
 
     try:
         cfg, meta = _config(args)
         load_ruleset(cfg.ruleset)
-        if len(cfg.players) < 2:
-            raise RunError("--players needs at least two names")
+        check_seating(cfg)
+        if args.server is not None:  # before the camera opens
+            if args.headless:
+                raise RunError("--server posts the table to a server; --headless runs it here without one: pick one")
+            if not args.token or not args.table_name:
+                raise RunError("--server needs the table's --token and its name there (--table-name), from "
+                               "`unotable table add NAME` on the server")
         runner = TableRunner(cfg)
     except (RunError, RulesetError) as exc:
         print(f"unotable run: {exc}", file=sys.stderr)
         return 2
-    if args.headless:
+    if args.server is not None:
+        from .run_sinks import RemoteSink
+
+        try:
+            sink: Any = RemoteSink(cfg, args.server, args.table_name, args.token, args.spool)
+        except RunError as exc:
+            print(f"unotable run: {exc}", file=sys.stderr)
+            return 2
+    elif args.headless:
         from .run_sinks import HeadlessSink
 
-        sink: Any = HeadlessSink(cfg, meta, log_path=args.log)
+        sink = HeadlessSink(cfg, meta, log_path=args.log)
     else:
         from .run_sinks import DashboardSink
 
         name = args.table_name or ("demo" if meta is not None else "table-1")
         try:
-            sink = DashboardSink(cfg, name, Path(args.data), args.host, args.port, keep=args.keep or meta is None)
+            sink = DashboardSink(cfg, name, Path(args.data), args.host, args.port, keep=not args.exit_when_done)
         except RunError as exc:
             print(f"unotable run: {exc}", file=sys.stderr)
             return 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import queue
 import secrets
 import sys
 import threading
@@ -23,6 +24,22 @@ from tracker.report import score_sheet
 from .run import RunConfig, RunError, opening_events
 
 AUDIO_FLAGS = ("missed_uno", "early_uno", "no_color")
+
+
+def _takeable(runner: Any, objs: list[dict[str, Any]], players: int) -> list[dict[str, Any]]:
+    """The events a log of this match can hold: one naming a seat the players list lacks is warned about and
+    skipped (the server would refuse it, and `unotable replay` refuses a log holding it)."""
+    from tracker.log import LogError, check_seats, parse_event
+
+    out = []
+    for obj in objs:
+        try:
+            check_seats(parse_event(obj), players)
+        except LogError as exc:
+            runner._warn(f"a sense produced an event the log can't take ({exc.reason}); skipped")
+            continue
+        out.append(obj)
+    return out
 
 
 def _needs_new_hand(state: Any, ev: dict[str, Any]) -> bool:
@@ -49,13 +66,14 @@ class HeadlessSink:
         self.lines = 0
 
     def _apply(self, runner: Any, objs: list[dict[str, Any]]) -> None:
-        from tracker.log import LogError, event_to_dict, parse_event
+        from tracker.log import LogError, check_seats, event_to_dict, parse_event
 
         for obj in objs:
             if _needs_new_hand(self.game.state, obj):
                 self._apply(runner, [{"t": obj["t"], "type": "hand_start", "source": "manual"}])
             try:
                 ev = parse_event(obj, self.lines + 1)
+                check_seats(ev, len(self.cfg.players))  # what `unotable replay` checks of the log it reads
             except LogError as exc:
                 runner._warn(f"a sense produced an event the log can't take ({exc.reason}); skipped")
                 continue
@@ -143,18 +161,22 @@ class DashboardSink:
         self.exit_code = 0
         self.app = create_app({"DATA_DIR": str(data)})
         svc = self.app.extensions["unotable"]
-        taken = {t.name for t in svc.store.tables()}
-        self.table = name
-        n = 1
-        while self.table in taken:  # every run is a new match on its own table
-            n += 1
-            self.table = f"{name}-{n}"
-        _info, self.token = svc.store.add_table(self.table)
-        try:
+        try:  # the port first: a run refused for a busy port registers no table
             self.server = Server(self.app, host, port, threads=64).start()
         except OSError as exc:
             raise RunError(f"can't serve the dashboard on {host}:{port}: {exc.strerror or exc} "
                            f"(is another unotable running? try --port)") from None
+        try:
+            taken = {t.name for t in svc.store.tables()}
+            self.table = name
+            n = 1
+            while self.table in taken:  # every run is a new match on its own table
+                n += 1
+                self.table = f"{name}-{n}"
+            _info, self.token = svc.store.add_table(self.table)
+        except BaseException:
+            self.server.stop()
+            raise
         self.url = f"http://{host}:{self.server.port}"
         self.spool = Spool(data / "spool" / f"{self.table}-{secrets.token_hex(3)}")
         self.sender = Sender(self.spool, self.url, self.table, self.token)
@@ -169,7 +191,7 @@ class DashboardSink:
         print(f"unotable: table {self.table!r} live at {self.url}/tables/{self.table}  (referee: {self.url}/referee, "
               f"overlay: {self.url}/overlay/{self.table})", file=sys.stderr, flush=True)
         self.sending.start()
-        self.spool.append(opening_events(self.cfg))
+        self.spool.append(_takeable(runner, opening_events(self.cfg), len(self.cfg.players)))
 
     def _state(self) -> Any:
         tl = self.app.extensions["unotable"].live.get(self.table)
@@ -182,7 +204,7 @@ class DashboardSink:
             if tl is not None and tl.game is not None and _needs_new_hand(tl.game.state, ev):
                 out.append({"t": ev["t"], "type": "hand_start", "source": "manual"})
             out.append(ev)
-        self.spool.append(out)
+        self.spool.append(_takeable(runner, out, len(self.cfg.players)))
         self.idle(runner)
 
     def idle(self, runner: Any) -> None:
@@ -253,11 +275,149 @@ class DashboardSink:
             print(score_sheet(tl.scores, tl.state.get("players", [])), flush=True)
         print(f"unotable: the recording ended: {self.spool.acked} events logged, {flags} flags; "
               f"{self.url}/referee to review them", file=sys.stderr, flush=True)
-        if self.keep:
-            print("unotable: the dashboard stays up; Ctrl-C to stop", file=sys.stderr, flush=True)
+        if self.keep:  # the referee reviews the flags after the game: the dashboard serves on until Ctrl-C
+            print(f"unotable: the dashboard stays up at {self.url}/tables/{self.table}; Ctrl-C to stop",
+                  file=sys.stderr, flush=True)
             try:
                 while True:
                     time.sleep(3600)
             except KeyboardInterrupt:
                 pass
         self.server.stop()
+
+
+class _LocalFold:
+    """What RemoteSink knows of its table without asking the server: the engine folding the events it queued."""
+
+    def __init__(self) -> None:
+        from tracker.engine import Game
+
+        self.game = Game()
+
+    @property
+    def flags(self) -> list[dict[str, Any]]:
+        return [f.to_dict() for f in self.game.state.flags]
+
+
+class RemoteSink(DashboardSink):
+    """A table rig of a tournament: posts the table's merged events (through the agent's on-disk Spool and its Sender,
+    exactly as `unotable agent` does), camera frames and audio evidence to the central server's table; no dashboard
+    of its own. The events it queues are folded here too, to start each new hand and print flags as they are raised.
+
+    The spool is the agent's (`SPOOL/TABLE`): what is still queued when the run ends (the server down) is sent by the
+    next `unotable run` or `unotable agent` with the same --spool and --table."""
+
+    def __init__(self, cfg: RunConfig, server: str, table: str, token: str, spool: Path) -> None:
+        from .agent import AgentError, Sender, Spool
+
+        if not server.startswith(("http://", "https://")):
+            raise RunError(f"--server {server}: give the server's URL, e.g. http://10.0.0.5:5000")
+        self.cfg, self.keep = cfg, False
+        self.exit_code = 0
+        self.url, self.table, self.token = server.rstrip("/"), table, token
+        try:
+            self.spool = Spool(spool / table)
+        except AgentError as exc:
+            raise RunError(str(exc)) from None
+        self.sender = Sender(self.spool, self.url, self.table, self.token)
+        self.stop_sending = threading.Event()
+        self.failure: list[AgentError] = []
+        self.sending = threading.Thread(target=self._send, name="rig-sender", daemon=True)
+        self.fold = _LocalFold()
+        self.lines = 0
+        self.filed: set[str] = set()
+        self.printed: set[str] = set()
+        self.last_frame_t = -1.0
+        self.last_flag_poll = 0.0
+        self.media: queue.Queue[tuple[str, dict[str, str], dict[str, tuple[str, bytes, str]]]] = queue.Queue(8)
+        self.posting = threading.Thread(target=self._post_media, name="rig-media", daemon=True)
+
+    def _send(self) -> None:
+        from .agent import AgentError
+
+        try:
+            self.sender.run(self.stop_sending, 0.05)
+        except AgentError as exc:  # a wrong token or table name: the operator must fix it, the run stops
+            self.failure.append(exc)
+            self._runner_stop.set()
+
+    def begin(self, runner: Any) -> None:
+        self._runner_stop = runner.stop
+        print(f"unotable: table {self.table!r} posting to {self.url}/tables/{self.table} (queued in "
+              f"{self.spool.folder})", file=sys.stderr, flush=True)
+        self.sending.start()
+        self.posting.start()
+        self._queue(runner, opening_events(self.cfg))
+
+    def _state(self) -> Any:
+        return self.fold
+
+    def _queue(self, runner: Any, evs: list[dict[str, Any]]) -> None:
+        out = []
+        for ev in evs:
+            if _needs_new_hand(self.fold.game.state, ev):
+                out += self._fold(runner, [{"t": ev["t"], "type": "hand_start", "source": "manual"}])
+            out += self._fold(runner, [ev])
+        self.spool.append(out)
+
+    def _fold(self, runner: Any, objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        from tracker.log import parse_event
+
+        taken = _takeable(runner, objs, len(self.cfg.players))
+        for obj in taken:
+            self.lines += 1
+            self.fold.game.apply(parse_event(obj, self.lines))
+        return taken
+
+    def events(self, runner: Any, evs: list[dict[str, Any]]) -> None:
+        self._queue(runner, evs)
+        self.idle(runner)
+
+    def _post(self, path: str, fields: dict[str, str], files: dict[str, tuple[str, bytes, str]]) -> None:
+        """Frames and evidence go from their own thread: a slow or unreachable server never holds up the table."""
+        try:
+            self.media.put_nowait((path, fields, files))
+        except queue.Full:  # the server is behind: a camera frame is skipped (the next one follows)
+            if path != "frames":
+                print(json.dumps({"warning": f"the server is behind: {path} not sent"}), file=sys.stderr)
+
+    def _post_media(self) -> None:
+        failing = False
+        while True:
+            path, fields, files = self.media.get()
+            body, ctype = _multipart(fields, files)
+            req = urllib.request.Request(f"{self.url}/api/tables/{self.table}/{path}", data=body, method="POST",
+                                         headers={"Authorization": f"Bearer {self.token}", "Content-Type": ctype})
+            try:
+                with urllib.request.urlopen(req, timeout=10) as resp:
+                    resp.read()
+                failing = False
+            except OSError as exc:
+                if not failing or path != "frames":  # once while the server is away, not every frame
+                    print(json.dumps({"warning": f"the server refused {path}: {exc}"}), file=sys.stderr)
+                failing = True
+            finally:
+                self.media.task_done()
+
+    def end(self, runner: Any) -> None:
+        from .agent import AgentError
+
+        self.stop_sending.set()
+        self.sending.join()
+        self._print_flags()
+        if not self.failure:
+            try:
+                self.sender.drain(time.monotonic() + 30)
+            except AgentError as exc:
+                self.failure.append(exc)
+        if self.failure:
+            print(f"unotable run: {self.failure[0]} (check --server, --token and --table-name)", file=sys.stderr,
+                  flush=True)
+            self.exit_code = 2
+            return
+        flags = len(self.fold.game.state.flags)
+        left = (f"; {self.spool.backlog} still queued in {self.spool.folder}: the next `unotable run` or "
+                f"`unotable agent` with this --spool and table sends them") if self.spool.backlog else ""
+        print(f"unotable: the table ended: {self.spool.acked} events stored on {self.url}, {flags} flags{left}",
+              file=sys.stderr, flush=True)
+        self.exit_code = 0 if not self.spool.backlog else 1

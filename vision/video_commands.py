@@ -106,9 +106,15 @@ def _calibrate(args: argparse.Namespace) -> int:
             return _fail(f"calibration failed: {last_err or none}")
     except SourceError as exc:
         return _fail(str(exc))
-    write_table(args.out, table)
     preview = args.preview or args.out.with_suffix(".png")
-    cv2.imwrite(str(preview), draw_zones(image, table))
+    try:  # into folders it creates, as `unotable markers` does
+        for path in (args.out, preview):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        write_table(args.out, table)
+    except OSError as exc:
+        return _fail(f"can't write {exc.filename or args.out}: {exc.strerror or exc}")
+    if not cv2.imwrite(str(preview), draw_zones(image, table)):
+        return _fail(f"can't write the preview {preview} (give --preview a .png path)")
     print(json.dumps({"table": str(args.out), "preview": str(preview), "seats": args.seats,
                       "method": "corners" if corners is not None else "markers"}))
     return 0

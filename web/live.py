@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from tracker.corrections import corrected_entries
 from tracker.engine import fold, replay
 from tracker.events import REFEREE_TYPES
 from tracker.log import LogError, MatchSeats, check_seats, event_to_dict, parse_event
@@ -58,6 +59,7 @@ class TableLive:
     flags: list[dict[str, Any]] = field(default_factory=list)
     last_received: float = 0.0
     rig_stored: dict[str, set[int]] = field(default_factory=dict)  # every event number stored from each rig agent
+    lines: tuple[int, GameLines] | None = None  # game_lines' answer, and the seq it is of
 
     @property
     def seq(self) -> int:
@@ -77,6 +79,51 @@ def _note_rig_seq(tl: TableLive, bodies: Sequence[dict[str, Any]]) -> None:
 
 def _result_dicts(result: Any) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     return result.state.to_dict(), dict(result.scores), [f.to_dict() for f in result.flags]
+
+
+@dataclass(frozen=True)
+class GameLines:
+    """A table's log as the referee's corrections and inserts leave the game, by raw log line: the event each game
+    line now holds (None: struck), and which match it belongs to: the match's number (0 for the first
+    `match_start`, -1 before any) and its players. An inserted event takes the insert's line and belongs to the
+    match of the place it was inserted at."""
+
+    events: dict[int, Any]
+    matches: dict[int, tuple[int, list[str]]]
+
+
+def game_lines(tl: TableLive) -> GameLines:
+    """The table's GameLines (kept until the log grows). A second `match_start` starts a new match and keeps the
+    earlier match's flags (README), and seat numbers stay fixed for the match (EVENTS.md): a flag's seat is a seat
+    of the match its line was played in, not of the match now in force."""
+    with tl.lock:
+        if tl.lines is not None and tl.lines[0] == tl.seq:
+            return tl.lines[1]
+        events: dict[int, Any] = {}
+        matches: dict[int, tuple[int, list[str]]] = {}
+        number, players = -1, []
+        for entry in corrected_entries(tl.events):
+            ev = entry.event
+            if entry.line in events or (ev is not None and ev.type in REFEREE_TYPES):
+                continue  # a referee's event where it was written (an insert's own line: its event came first)
+            events[entry.line] = ev
+            if ev is None:
+                continue
+            if ev.type == "match_start":
+                number, players = number + 1, list(ev.players)
+            matches[entry.line] = (number, players)
+        out = GameLines(events, matches)
+        tl.lines = (tl.seq, out)
+        return out
+
+
+def flag_player(flag: dict[str, Any], lines: GameLines) -> str | None:
+    """The player a flag's seat names, in the match the flag's line was played in (None when it names none)."""
+    seat, line = flag.get("seat"), flag.get("line")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(line, int) or line not in lines.matches:
+        return None
+    players = lines.matches[line][1]
+    return players[seat] if 0 <= seat < len(players) else None
 
 
 def public_flags(flags: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -159,6 +206,7 @@ class LiveTables:
         tl.events = [parse_event(s.body, s.seq) for s in stored]
         tl.bodies = [dict(s.body, log_line=s.seq) for s in stored]
         tl.rig_stored = {}
+        tl.lines = None
         _note_rig_seq(tl, tl.bodies)
         tl.last_received = stored[-1].received_at if stored else 0.0
         self._rebuild(tl)

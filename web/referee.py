@@ -30,10 +30,12 @@ from flask import (
 )
 
 from tracker.clauses import clause_text
+from tracker.events import REFEREE_TYPES
+from tracker.log import event_to_dict
 
 from .auth import current_user, referee_required
 from .camera import BOUNDARY, MJPEG_START, mjpeg_part
-from .live import PostError, RulingConflict
+from .live import GameLines, PostError, RulingConflict, TableLive, flag_player, game_lines
 from .scoreboard import spreadsheet_safe
 from .store import StoreError
 
@@ -74,13 +76,14 @@ def queue() -> Any:
     cards = []
     for flag in svc.store.flags(table_id, status="open"):
         tl = svc.live.get(flag["table"])
-        players = tl.state.get("players", []) if tl else []
         seat = flag.get("seat")
         line = flag.get("line")
-        event = tl.bodies[line - 1] if tl and line and 0 < line <= len(tl.bodies) else None
+        lines = game_lines(tl) if tl else None
+        event = _flagged_event(tl, lines, line) if tl and lines else None
         cards.append({
             **flag,
-            "player": players[seat] if isinstance(seat, int) and seat < len(players) else None,
+            # the player of the match the flag was raised in (a second match_start reseats the table)
+            "player": flag_player(flag, lines) if lines else None,
             "clause": clause_text(flag["rule"]) if flag.get("rule") else "",
             "event": event,
             "event_json": json.dumps({k: v for k, v in (event or {}).items() if k != "log_line"}, ensure_ascii=False),
@@ -93,6 +96,20 @@ def queue() -> Any:
     decided = list(reversed(rulings))[:20]
     return render_template("referee.html", flags=cards, decided=decided, tables=list(tables.values()), only=only,
                            latest=latest)
+
+
+def _flagged_event(tl: TableLive, lines: GameLines, line: Any) -> dict[str, Any] | None:
+    """The event on a flagged line as the game now has it, to pre-fill its correction: the logged event, or the
+    event a referee's `insert` put there (the inserted event takes the insert's line, and a correction of that
+    line replaces the inserted event: README "Corrections"), or the latest correction of the line. Never the
+    `insert` or `correction` object itself, which a correction can't put in its place."""
+    if isinstance(line, bool) or not isinstance(line, int) or not 0 < line <= len(tl.bodies):
+        return None
+    body = tl.bodies[line - 1]
+    if body.get("type") not in REFEREE_TYPES and lines.events.get(line) is tl.events[line - 1]:
+        return dict(body)  # as logged: the rig's own object
+    event = lines.events.get(line)
+    return event_to_dict(event) if event is not None else None
 
 
 @bp.post("/rule")

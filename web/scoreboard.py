@@ -12,6 +12,8 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template
 
+from .live import game_lines
+
 bp = Blueprint("scoreboard", __name__, url_prefix="/scoreboard")
 
 
@@ -29,7 +31,8 @@ def page(table: str) -> Any:
 
 
 def score_rows(players: list[str], scores: dict[str, Any], flags: list[dict[str, Any]] | None = None) -> list[list[Any]]:
-    """The CSV body: a header, one row a hand, the totals, the flags upheld per seat, the target and the winner."""
+    """The CSV body: a header, one row a hand, the totals, the flags upheld per seat, the target and the winner.
+    It is the sheet of the match now in force: `flags` are that match's (see `csv_export`)."""
     n = max(len(players), len(scores.get("totals") or []))
     names = [players[i] if i < len(players) else f"seat {i}" for i in range(n)]
     rows: list[list[Any]] = [["hand", *names]]
@@ -58,7 +61,13 @@ def spreadsheet_safe(value: Any) -> Any:
 def csv_export(table: str) -> Any:
     tl = _table(table)
     with tl.lock:
-        rows = score_rows(list(tl.state.get("players", [])), tl.scores, tl.flags)
+        # the sheet is the current match's (its hands, totals, target and winner): after a second match_start, the
+        # earlier match's upheld flags were another player's in that seat (EVENTS.md: "seat numbers stay fixed for
+        # the match"), so only the flags raised in this match are counted
+        lines = game_lines(tl)
+        now = max((m for m, _ in lines.matches.values()), default=-1)
+        flags = [f for f in tl.flags if lines.matches.get(f.get("line"), (None,))[0] == now]
+        rows = score_rows(list(tl.state.get("players", [])), tl.scores, flags)
     buf = io.StringIO()
     csv.writer(buf).writerows([[spreadsheet_safe(v) for v in row] for row in rows])
     return Response(buf.getvalue(), mimetype="text/csv",

@@ -58,6 +58,25 @@ class TableStandings:
         return self.rows[0] if self.rows and self.hands else None
 
     @property
+    def winner(self) -> Standing | None:
+        """The match's winner, as the engine named it under the ruleset; None while it plays, and for a match that
+        is over with no winner (level at the top, or a lowest-wins match decided by a hand nobody revealed)."""
+        return next((r for r in self.rows if r.winner), None)
+
+    @property
+    def undecided(self) -> bool:
+        """Over with no winner: OL-GOAL names no tie-break, and a hand nobody saw can't decide it. Nobody is the
+        winner (nor a champion) here, whatever the order of the rows (seat number among level seats)."""
+        return self.finished and self.winner is None
+
+    @property
+    def level(self) -> tuple[Standing, ...]:
+        """The seats level at the top of an undecided match (empty when it is not one, or when its winner can't
+        be told but the points counted are not level)."""
+        top = tuple(r for r in self.rows if r.rank == 1) if self.undecided else ()
+        return top if len(top) > 1 else ()
+
+    @property
     def status(self) -> str:
         return "finished" if self.finished else "playing" if self.started else "not started"
 
@@ -249,13 +268,20 @@ def advance(
 def progression(
     standings: Sequence[TableStandings], k: int = 2, final_k: int = 2, seed: int | str = 0, size: int = TABLE_SIZE
 ) -> dict[str, Any]:
-    """ChempiUNat's two rounds: group → semifinal (+ consolation for the rest), semifinal → final; and the
-    champions of the finished final and consolation tables."""
+    """ChempiUNat's two rounds: group → semifinal (+ consolation for the rest), semifinal → final; the champions
+    of the final and consolation tables the engine named a winner of, and those over with no winner (`undecided`:
+    level at the top with no tie-break, or a winner that can't be told), which crown nobody."""
     semi = advance(standings, "group", "semifinal", k, seed, dropped_to="consolation", size=size)
     final = advance(standings, "semifinal", "final", final_k, seed, size=size)
-    champions = {
-        stage: [{"table": s.table, "player": s.rows[0].player, "total": s.rows[0].total}
-                for s in sorted(standings, key=lambda s: s.table) if s.stage == stage and s.finished and s.rows]
-        for stage in ("final", "consolation")
-    }
-    return {"semifinal": semi.to_dict(), "final": final.to_dict(), "champions": champions}
+    ordered = sorted(standings, key=lambda s: s.table)
+    champions: dict[str, list[dict[str, Any]]] = {}
+    undecided: dict[str, list[dict[str, Any]]] = {}
+    for stage in ("final", "consolation"):
+        # a champion is the winner the engine named; a table over with no winner crowns nobody, and its level
+        # players are listed for the organisers to settle (CH-DISPUTE)
+        champions[stage] = [{"table": s.table, "player": w.player, "total": w.total}
+                            for s in ordered if s.stage == stage and (w := s.winner) is not None]
+        undecided[stage] = [{"table": s.table, "level": [r.player for r in s.level],
+                             "total": s.level[0].total if s.level else None}
+                            for s in ordered if s.stage == stage and s.undecided]
+    return {"semifinal": semi.to_dict(), "final": final.to_dict(), "champions": champions, "undecided": undecided}

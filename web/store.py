@@ -203,8 +203,13 @@ class Store:
     """All database access of the dashboard. Thread-safe: one Engine with a connection pool."""
 
     def __init__(self, url: str, evidence_dir: Path) -> None:
-        if url.startswith("postgres://"):  # the spelling many hosts hand out; SQLAlchemy wants postgresql://
-            url = "postgresql://" + url[len("postgres://"):]
+        # A bare postgresql:// (or postgres://, the spelling many hosts hand out) names no driver, and SQLAlchemy
+        # 2.x picks its own default for it (psycopg 3 from 2.1 on), which the project does not install: map it to
+        # the driver it does install, psycopg2. A URL that names its driver (postgresql+psycopg://...) is kept.
+        for bare in ("postgresql://", "postgres://"):
+            if url.startswith(bare):
+                url = "postgresql+psycopg2://" + url[len(bare):]
+                break
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         self.evidence_dir = Path(evidence_dir)

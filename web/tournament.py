@@ -20,7 +20,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from .api import viewer_delay
 from .auth import current_user
-from .live import public_flags
+from .live import flag_player, game_lines, public_flags
 from .standings import MAX_QUALIFIERS, STAGES, TableStandings, progression, table_standings
 
 bp = Blueprint("tournament", __name__)
@@ -81,16 +81,21 @@ def tournament_data(opts: dict[str, Any]) -> dict[str, Any]:
         standings.append(st)
         players = list(state.get("players") or [])
         opened = [f for f in flags if f.get("status") == "open"]
+        # a flag names the player of the match it was raised in: after a second match_start its seat is someone
+        # else's now (EVENTS.md: "seat numbers stay fixed for the match")
+        lines = game_lines(tl) if opened else None
         for f in opened:
-            seat = f.get("seat")
-            open_flags.append({**f, "table": info.name,
-                               "player": players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else None})
-        leader = st.leader
+            open_flags.append({**f, "table": info.name, "player": flag_player(f, lines) if lines else None})
+        leader, winner = st.leader, st.winner
         tables.append({
             "name": info.name, "stage": info.stage, "status": st.status,
             "ruleset": state.get("ruleset") or info.ruleset, "hand": state.get("hand") or 0,
             "phase": state.get("phase"), "players": players, "target": st.target, "lowest_wins": st.lowest_wins,
             "leader": {"player": leader.player, "seat": leader.seat, "total": leader.total} if leader else None,
+            # the winner the engine named (None while playing, and for a match over with no winner: `undecided`,
+            # with the players level at the top in `level`); never the first row by seat number
+            "winner": {"player": winner.player, "seat": winner.seat, "total": winner.total} if winner else None,
+            "undecided": st.undecided, "level": [r.player for r in st.level],
             "open_flags": len(opened), "delayed_s": delay, "standings": [asdict(r) for r in st.rows],
             "finished": st.finished,
         })
