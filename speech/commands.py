@@ -189,6 +189,15 @@ def _eval(args: argparse.Namespace) -> int:
     from speech.train import DATA
 
     bank = args.bank or DATA / "banks_test.pkl"
+    if not bank.exists() and args.bank is None:
+        # a fresh machine: render the held-out corpus first (deterministic seeds; it takes a while on two cores)
+        from speech.train import build_test_banks
+
+        print(f"rendering the held-out test corpus into {DATA} (seeds 12, 102, 103) ...", file=sys.stderr)
+        try:
+            build_test_banks(DATA)
+        except SpeechInputError as exc:
+            return _err(f"can't render the test corpus: {exc}")
     if not bank.exists():
         return _err(f"test corpus {bank} is missing; `unotable train-speech` builds it")
     try:

@@ -315,8 +315,8 @@ def training_banks(workers: int = 2, scale: float = 1.0) -> tuple[Banks, Banks]:
 
 def build_data(workers: int = 2, n_train: int = 50000, n_val: int = 4000, scale: float = 1.0) -> None:
     """Synthesise the training banks and windows, and the held-out test banks (data/speech/)."""
-    from speech.accents import merge_banks, render_accent_bank
-    from speech.kwsdata import build_banks, build_examples, save_banks
+    from speech.accents import merge_banks
+    from speech.kwsdata import build_examples, save_banks
 
     DATA.mkdir(parents=True, exist_ok=True)
     b, acc = training_banks(workers, scale)
@@ -326,13 +326,23 @@ def build_data(workers: int = 2, n_train: int = 50000, n_val: int = 4000, scale:
     np.savez(DATA / "train.npz", x=f, y=lab)
     f, lab = build_examples(DATA / "banks_train.pkl", int(n_val * scale), seed=6, workers=workers)
     np.savez(DATA / "val.npz", x=f, y=lab)
-    b = build_banks(True, max(2, int(40 * scale)), max(1, int(6 * scale)), int(1000 * scale), seed=12,
-                    workers=workers)
-    save_banks(b, DATA / "banks_test.pkl")
-    acc = render_accent_bank(True, max(2, int(10 * scale)), max(2, int(60 * scale)), max(2, int(40 * scale)),
-                             seed=102, workers=workers)
-    save_banks(acc, DATA / "banks_accent_test.pkl")
+    build_test_banks(DATA, workers, scale)
+
+
+def build_test_banks(data: Path, workers: int = 2, scale: float = 1.0) -> None:
+    """The held-out test corpus `unotable eval-speech` scores (seeds 12, 102 and 103: the acceptance figures since
+    stop 48): the held-out voices, festival's held-out speakers of other languages, and Pico's voices where ttspico
+    is installed. Deterministic, so a fresh machine renders the same corpus the model card's figures came from."""
+    from speech.accents import render_accent_bank
+    from speech.kwsdata import build_banks, save_banks
     from speech.pico import ensure_pico_test_bank
 
-    (DATA / "banks_pico_test.pkl").unlink(missing_ok=True)
-    ensure_pico_test_bank(DATA, workers=workers)  # the held-out Pico voices, where ttspico is installed
+    data.mkdir(parents=True, exist_ok=True)
+    b = build_banks(True, max(2, int(40 * scale)), max(1, int(6 * scale)), int(1000 * scale), seed=12,
+                    workers=workers)
+    save_banks(b, data / "banks_test.pkl")
+    acc = render_accent_bank(True, max(2, int(10 * scale)), max(2, int(60 * scale)), max(2, int(40 * scale)),
+                             seed=102, workers=workers)
+    save_banks(acc, data / "banks_accent_test.pkl")
+    (data / "banks_pico_test.pkl").unlink(missing_ok=True)
+    ensure_pico_test_bank(data, workers=workers)  # the held-out Pico voices, where ttspico is installed
