@@ -406,15 +406,32 @@ class LiveTables:
         self.hub.publish(tl.info.name, Message(tl.seq, received, frame, public))
 
     # -- referee decisions --------------------------------------------------------------------------------
+    def _table(self, name: str) -> TableLive:
+        tl = self.get(name)
+        if tl is None:
+            raise PostError(f"no table named {name!r}", 404)
+        return tl
+
+    def _append_referee(self, tl: TableLive, fields: dict[str, Any], username: str, note: str | None,
+                        audit: dict[str, Any]) -> int:
+        """Append one referee event (stamped with the table's last time, `by` and `at`), its line in the audit
+        trail beside it; the table is replayed at once. Call with the table's lock held."""
+        obj: dict[str, Any] = {"t": tl.last_t, **fields, "source": "referee", "by": username, "at": _iso_now()}
+        if note:
+            obj["note"] = note
+        ev = self._parse_referee(tl, obj)
+        if ev.type in ("correction", "insert"):
+            self._check_correction(tl, ev, ev.type)
+        audit = {**audit, "note": note, "username": username, "event_seq": tl.seq + 1}
+        return self._commit(tl, [ev], ruling=audit)[0]
+
     def rule(self, name: str, flag_id: str, decision: str, username: str, note: str | None = None,
              seen: str | None = None) -> int:
         """Append a `ruling` on a flag; returns its log line. `seen`: the flag's status on the referee's page; if it
         changed since (another referee ruled), nothing is appended and a RulingConflict (409) says so."""
         if decision not in ("upheld", "dismissed"):
             raise PostError(f"bad decision {decision!r}: expected 'upheld' or 'dismissed'")
-        tl = self.get(name)
-        if tl is None:
-            raise PostError(f"no table named {name!r}", 404)
+        tl = self._table(name)
         with tl.lock:
             flag = next((f for f in tl.flags if str(f["id"]) == flag_id), None)
             if flag is None:
@@ -423,72 +440,39 @@ class LiveTables:
                 raise RulingConflict(str(flag.get("status")), f"flag {flag_id} on {name!r} is already "
                                      f"{flag.get('status')}, not {seen} as your page showed: another referee ruled "
                                      "on it meanwhile; your decision was not recorded")
-            obj: dict[str, Any] = {
-                "t": tl.last_t, "type": "ruling", "source": "referee", "flag": flag_id, "decision": decision,
-                "by": username, "at": _iso_now(),
-            }
-            if note:
-                obj["note"] = note
-            ev = self._parse_referee(tl, obj)
-            audit = {
-                "kind": "ruling", "flag_id": flag_id, "decision": decision, "line": flag.get("line"), "note": note,
-                "detail": json.dumps({"flag": flag}), "username": username, "event_seq": tl.seq + 1,
-            }
-            return self._commit(tl, [ev], ruling=audit)[0]
+            return self._append_referee(
+                tl, {"type": "ruling", "flag": flag_id, "decision": decision}, username, note,
+                {"kind": "ruling", "flag_id": flag_id, "decision": decision, "line": flag.get("line"),
+                 "detail": json.dumps({"flag": flag})})
 
     def correct(
         self, name: str, line: int, new_event: dict[str, Any] | None, username: str, note: str | None = None
     ) -> int:
         """Append a `correction` of log line `line` (None strikes it); the table is replayed at once."""
-        tl = self.get(name)
-        if tl is None:
-            raise PostError(f"no table named {name!r}", 404)
+        tl = self._table(name)
         with tl.lock:
             if not 1 <= line <= tl.seq:
                 raise PostError(f"line {line} doesn't exist: table {name!r} has lines 1-{tl.seq}")
-            obj: dict[str, Any] = {
-                "t": tl.last_t, "type": "correction", "source": "referee", "line": line, "event": new_event,
-                "by": username, "at": _iso_now(),
-            }
-            if note:
-                obj["note"] = note
-            ev = self._parse_referee(tl, obj)
-            self._check_correction(tl, ev, "correction")
-            audit = {
-                "kind": "correction", "flag_id": None, "decision": "struck" if new_event is None else "corrected",
-                "line": line, "note": note,
-                "detail": json.dumps({"was": tl.bodies[line - 1], "now": new_event}),
-                "username": username, "event_seq": tl.seq + 1,
-            }
-            return self._commit(tl, [ev], ruling=audit)[0]
+            return self._append_referee(
+                tl, {"type": "correction", "line": line, "event": new_event}, username, note,
+                {"kind": "correction", "flag_id": None, "decision": "struck" if new_event is None else "corrected",
+                 "line": line, "detail": json.dumps({"was": tl.bodies[line - 1], "now": new_event})})
 
     def insert(
         self, name: str, after: int, new_event: dict[str, Any], username: str, note: str | None = None
     ) -> int:
         """Append an `insert`: an event no sense logged, put right after log line `after` (0: before the first);
         without its own `t` it happens when line `after` did. The table is replayed at once."""
-        tl = self.get(name)
-        if tl is None:
-            raise PostError(f"no table named {name!r}", 404)
+        tl = self._table(name)
         with tl.lock:
             if not 0 <= after <= tl.seq:
                 raise PostError(f"line {after} doesn't exist: table {name!r} has lines 1-{tl.seq} (0: before line 1)")
             if "t" not in new_event:
                 new_event = {**new_event, "t": tl.events[after - 1].t if after else 0.0}
-            obj: dict[str, Any] = {
-                "t": tl.last_t, "type": "insert", "source": "referee", "after": after, "event": new_event,
-                "by": username, "at": _iso_now(),
-            }
-            if note:
-                obj["note"] = note
-            ev = self._parse_referee(tl, obj)
-            self._check_correction(tl, ev, "insert")
-            audit = {
-                "kind": "insert", "flag_id": None, "decision": "inserted", "line": after, "note": note,
-                "detail": json.dumps({"after": after, "now": new_event}),
-                "username": username, "event_seq": tl.seq + 1,
-            }
-            return self._commit(tl, [ev], ruling=audit)[0]
+            return self._append_referee(
+                tl, {"type": "insert", "after": after, "event": new_event}, username, note,
+                {"kind": "insert", "flag_id": None, "decision": "inserted", "line": after,
+                 "detail": json.dumps({"after": after, "now": new_event})})
 
     def _parse_referee(self, tl: TableLive, obj: dict[str, Any]) -> Any:
         try:

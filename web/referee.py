@@ -132,28 +132,36 @@ def rule() -> Any:
     return redirect(_local(request.form.get("back")) or url_for("referee.queue"))
 
 
+def _form_line(field: str, what: str) -> int:
+    """A log line number from the form (400 naming the field otherwise)."""
+    try:
+        return int(request.form.get(field, ""))
+    except ValueError:
+        abort(400, description=f"bad line {request.form.get(field)!r}: expected {what}")
+
+
+def _form_event(what: str, example: str) -> dict[str, Any]:
+    """The event typed into the form as a JSON object (400 saying what is wrong with it otherwise)."""
+    try:
+        event = json.loads(request.form.get("event", ""))
+    except json.JSONDecodeError as exc:
+        abort(400, description=f"the {what} event is not valid JSON ({exc.msg} at column {exc.colno})")
+    except (RecursionError, ValueError):
+        abort(400, description=f"the {what} event is not valid JSON (nested too deeply, or a number too long)")
+    if not isinstance(event, dict):
+        abort(400, description=f"the {what} event must be a JSON object{example}")
+    return event
+
+
 @bp.post("/correct")
 @referee_required
 def correct() -> Any:
     user = current_user()
     assert user is not None
     table = request.form.get("table", "")
-    try:
-        line = int(request.form.get("line", ""))
-    except ValueError:
-        abort(400, description=f"bad line {request.form.get('line')!r}: expected a log line number")
+    line = _form_line("line", "a log line number")
     note = request.form.get("note", "").strip() or None
-    new_event: dict[str, Any] | None = None
-    if request.form.get("strike") != "on":
-        raw = request.form.get("event", "")
-        try:
-            new_event = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            abort(400, description=f"the corrected event is not valid JSON ({exc.msg} at column {exc.colno})")
-        except (RecursionError, ValueError):
-            abort(400, description="the corrected event is not valid JSON (nested too deeply, or a number too long)")
-        if not isinstance(new_event, dict):
-            abort(400, description="the corrected event must be a JSON object (or tick 'strike')")
+    new_event = None if request.form.get("strike") == "on" else _form_event("corrected", " (or tick 'strike')")
     try:
         at = _svc().live.correct(table, line, new_event, user["username"], note)
     except PostError as exc:
@@ -169,19 +177,9 @@ def insert_missed() -> Any:
     user = current_user()
     assert user is not None
     table = request.form.get("table", "")
-    try:
-        after = int(request.form.get("after", ""))
-    except ValueError:
-        abort(400, description=f"bad line {request.form.get('after')!r}: expected the log line the missed event follows")
+    after = _form_line("after", "the log line the missed event follows")
     note = request.form.get("note", "").strip() or None
-    try:
-        new_event = json.loads(request.form.get("event", ""))
-    except json.JSONDecodeError as exc:
-        abort(400, description=f"the missed event is not valid JSON ({exc.msg} at column {exc.colno})")
-    except (RecursionError, ValueError):
-        abort(400, description="the missed event is not valid JSON (nested too deeply, or a number too long)")
-    if not isinstance(new_event, dict):
-        abort(400, description="the missed event must be a JSON object, e.g. {\"type\": \"draw\", \"seat\": 1}")
+    new_event = _form_event("missed", ', e.g. {"type": "draw", "seat": 1}')
     try:
         at = _svc().live.insert(table, after, new_event, user["username"], note)
     except PostError as exc:

@@ -215,13 +215,75 @@ def post_events(server: Any, table: str, token: str, body: Any, timeout: float =
         return json.loads(resp.read())
 
 
+def export_log(client: Any, path: Any, table: str = "t1") -> Any:
+    """A table's stored log (`GET /api/tables/<t>/events`, read as `client`: a referee or the rig sees every card)
+    written as a JSON Lines file, as a referee would save it for `unotable replay` (the API's `log_line` left out)."""
+    import json
+
+    events = client.get(f"/api/tables/{table}/events").get_json()["events"]
+    with path.open("w", encoding="utf-8") as fh:
+        for e in events:
+            fh.write(json.dumps({k: v for k, v in e.items() if k != "log_line"}, ensure_ascii=False) + "\n")
+    return path
+
+
+def insert_missed(client: Any, after: int, event: dict[str, Any], note: str = "", table: str = "t1") -> Any:
+    """A referee's "Insert an event the senses missed" form, posted from the queue (`client`: logged in)."""
+    import json
+
+    page = client.get("/referee")
+    return client.post("/referee/insert", data={"table": table, "after": str(after), "event": json.dumps(event),
+                                                "note": note, "csrf_token": csrf_from(page.text)})
+
+
+def sse_frames(resp: Any, n: int) -> list[tuple[str, dict[str, Any], bytes]]:
+    """The first `n` SSE frames of a streamed test-client response (`buffered=False`): kind, payload, raw bytes.
+    The response is closed after."""
+    import json
+
+    out: list[tuple[str, dict[str, Any], bytes]] = []
+    buf = b""
+    try:
+        for chunk in resp.response:
+            buf += chunk
+            while b"\n\n" in buf:
+                frame, buf = buf.split(b"\n\n", 1)
+                fields = dict(line.split(": ", 1) for line in frame.decode().split("\n")
+                              if ": " in line and not line.startswith(":"))
+                if "data" in fields:
+                    out.append((fields["event"], json.loads(fields["data"]), frame))
+            if len(out) >= n:
+                break
+    finally:
+        resp.close()
+    return out
+
+
 @pytest.fixture
-def h() -> Any:
-    """The helpers above, for test modules (pytest's importlib mode can't import conftest by name)."""
+def referee_table(sqlite_app: Any) -> Any:
+    """Table t1 and a logged-in referee's client of the same app (`c.token`: the rig's bearer token; `c.h`: the
+    helpers of `h`)."""
+    token = add_table(sqlite_app)
+    add_user(sqlite_app)
+    c = sqlite_app.test_client()
+    assert login(c).status_code == 302
+    c.token = token
+    c.h = _helpers()
+    return c
+
+
+def _helpers() -> Any:
     from types import SimpleNamespace
 
     return SimpleNamespace(add_table=add_table, add_user=add_user, csrf_from=csrf_from, login=login, bearer=bearer,
-                           post_events=post_events, PASSWORD=PASSWORD)
+                           post_events=post_events, export_log=export_log, insert_missed=insert_missed, sse_frames=sse_frames,
+                           PASSWORD=PASSWORD)
+
+
+@pytest.fixture
+def h() -> Any:
+    """The helpers above, for test modules (pytest's importlib mode can't import conftest by name)."""
+    return _helpers()
 
 
 # -- headless Chromium (Debian's, never a downloaded one) --------------------------------------------------------

@@ -32,14 +32,8 @@ def _bodies(ruleset: str, steps: str, players: int = 4) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def table(sqlite_app: Any, h: Any) -> Any:
-    token = h.add_table(sqlite_app)
-    h.add_user(sqlite_app)
-    c = sqlite_app.test_client()
-    assert h.login(c).status_code == 302
-    c.token = token
-    c.h = h
-    return c
+def table(referee_table: Any) -> Any:
+    return referee_table
 
 
 def _post(c: Any, events: list[dict[str, Any]]) -> None:
@@ -48,9 +42,7 @@ def _post(c: Any, events: list[dict[str, Any]]) -> None:
 
 
 def _insert(c: Any, after: int, event: dict[str, Any], note: str = "") -> Any:
-    page = c.get("/referee")
-    return c.post("/referee/insert", data={"table": "t1", "after": str(after), "event": json.dumps(event),
-                                           "note": note, "csrf_token": c.h.csrf_from(page.text)})
+    return c.h.insert_missed(c, after, event, note)
 
 
 def _correct(c: Any, line: int, raw_event: str) -> Any:
@@ -60,11 +52,7 @@ def _correct(c: Any, line: int, raw_event: str) -> Any:
 
 
 def _export(c: Any, path: Path) -> Path:
-    events = c.get("/api/tables/t1/events").get_json()["events"]
-    with path.open("w", encoding="utf-8") as fh:
-        for e in events:
-            fh.write(json.dumps({k: v for k, v in e.items() if k != "log_line"}, ensure_ascii=False) + "\n")
-    return path
+    return c.h.export_log(c, path)  # type: ignore[no-any-return]
 
 
 def _replayed(c: Any, tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:

@@ -61,26 +61,6 @@ def _reader(app: Any, h: Any, who: str) -> Any:
     return c
 
 
-def _sse_frames(resp: Any, n: int) -> list[tuple[str, dict[str, Any], bytes]]:
-    """The first `n` SSE frames of a streamed test-client response: kind, payload, raw bytes."""
-    out: list[tuple[str, dict[str, Any], bytes]] = []
-    buf = b""
-    try:
-        for chunk in resp.response:
-            buf += chunk
-            while b"\n\n" in buf:
-                frame, buf = buf.split(b"\n\n", 1)
-                fields = dict(line.split(": ", 1) for line in frame.decode().split("\n")
-                              if ": " in line and not line.startswith(":"))
-                if "data" in fields:
-                    out.append((fields["event"], json.loads(fields["data"]), frame))
-            if len(out) >= n:
-                break
-    finally:
-        resp.close()
-    return out
-
-
 # -- finding 1: the flags API ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("who", ["guest", "spectator"])
 def test_the_flags_api_gives_spectators_the_public_challenge_message(sqlite_app: Any, h: Any, who: str) -> None:
@@ -130,7 +110,7 @@ def test_the_live_pages_stream_never_carries_a_hand_in_play(sqlite_app: Any, h: 
     c = sqlite_app.test_client()
     page = c.get("/tables/t1")
     assert page.status_code == 200 and "UT.livePage" in page.text
-    ((kind, snap, raw),) = _sse_frames(c.get("/api/tables/t1/stream", buffered=False), 1)
+    ((kind, snap, raw),) = h.sse_frames(c.get("/api/tables/t1/stream", buffered=False), 1)
     assert kind == "snapshot" and snap["state"]["phase"] == "playing"
     assert IN_HAND not in raw.decode() and IN_MESSAGE not in raw.decode()
 
@@ -165,7 +145,7 @@ def test_the_overlay_stream_carries_no_warning_naming_a_challenged_hands_card(sq
     tl = sqlite_app.extensions["unotable"].live.get("t1")
     assert any("yellow-0" in w for w in tl.state["warnings"])  # the referee's view keeps the warning
     c = sqlite_app.test_client()
-    ((kind, snap, raw),) = _sse_frames(c.get("/api/tables/t1/stream?view=public", buffered=False), 1)
+    ((kind, snap, raw),) = h.sse_frames(c.get("/api/tables/t1/stream?view=public", buffered=False), 1)
     assert kind == "snapshot"
     reveal = next(e for e in snap["events"] if e["type"] == "reveal")
     assert reveal["cards"] == 6  # the reveal itself is a count ...
@@ -183,7 +163,7 @@ def test_the_referee_still_sees_the_challenged_hand_everywhere(sqlite_app: Any, 
     assert IN_MESSAGE in flag["message"]
     reveal = next(e for e in ref.get("/api/tables/t1/events").get_json()["events"] if e["type"] == "reveal")
     assert IN_HAND in reveal["cards"]
-    ((_kind, _snap, raw),) = _sse_frames(ref.get("/api/tables/t1/stream", buffered=False), 1)
+    ((_kind, _snap, raw),) = h.sse_frames(ref.get("/api/tables/t1/stream", buffered=False), 1)
     assert IN_HAND in raw.decode() and IN_MESSAGE in raw.decode()
     queue = ref.get("/referee")
     assert queue.status_code == 200 and IN_MESSAGE in queue.text
@@ -215,7 +195,7 @@ def test_the_delayed_overlay_stream_hides_the_challenged_hand(sqlite_app: Any, h
     time.sleep(0.7)
     c = sqlite_app.test_client()
     assert 'data-delay="0.5"' in c.get("/overlay/t1").text
-    ((kind, snap, raw),) = _sse_frames(c.get("/api/tables/t1/stream?view=public", buffered=False), 1)
+    ((kind, snap, raw),) = h.sse_frames(c.get("/api/tables/t1/stream?view=public", buffered=False), 1)
     assert kind == "snapshot" and snap["seq"] == len(_log())
     assert [f["code"] for f in snap["flags"]] == ["illegal_wild_draw4"]
     assert IN_HAND.encode() not in raw and IN_MESSAGE.encode() not in raw

@@ -52,15 +52,9 @@ def _tail(steps: str, after_t: float, ruleset: str = "mattel") -> list[dict[str,
 
 
 @pytest.fixture
-def table(sqlite_app: Any, h: Any) -> Any:
+def table(referee_table: Any) -> Any:
     """A registered table and a logged-in referee's client (`c.token`: the rig's bearer token)."""
-    token = h.add_table(sqlite_app)
-    h.add_user(sqlite_app)
-    c = sqlite_app.test_client()
-    assert h.login(c).status_code == 302
-    c.token = token
-    c.h = h
-    return c
+    return referee_table
 
 
 def _post(c: Any, events: list[dict[str, Any]]) -> None:
@@ -94,10 +88,7 @@ def _export(c: Any, path: Path) -> Path:
     """The stored log as a JSON Lines file, as a referee would save it (the API's `log_line` left out)."""
     events = c.get("/api/tables/t1/events").get_json()["events"]
     assert [e["log_line"] for e in events] == list(range(1, len(events) + 1))
-    with path.open("w", encoding="utf-8") as fh:
-        for e in events:
-            fh.write(json.dumps({k: v for k, v in e.items() if k != "log_line"}, ensure_ascii=False) + "\n")
-    return path
+    return c.h.export_log(c, path)  # type: ignore[no-any-return]
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -350,9 +341,7 @@ def test_after_a_restart_the_queue_is_the_engines_open_flags(sqlite_app: Any, h:
 
 # -- insertions (README: a referee adds an event no sense logged, at its place in the game) --------------------------
 def _insert(c: Any, after: int, event: dict[str, Any], note: str = "") -> Any:
-    page = c.get("/referee")
-    return c.post("/referee/insert", data={"table": "t1", "after": str(after), "event": json.dumps(event),
-                                           "note": note, "csrf_token": c.h.csrf_from(page.text)})
+    return c.h.insert_missed(c, after, event, note)
 
 
 def test_a_missed_draw_inserted_from_the_queue_replays_as_the_dashboard_shows(table: Any, tmp_path: Path) -> None:
