@@ -75,6 +75,7 @@ class Simulator:
         self.discard: list[Card] = []
         self.w4_legal: bool | None = True
         self.mistake_kinds = set(cfg.mistakes)
+        self.early_at: tuple[int, int, int, int] | None = None  # (seat, cards, hand, plays) of the last early call
 
     # ------------------------------------------------------------------ plumbing
     @property
@@ -246,13 +247,13 @@ class Simulator:
             return
         catch = any(w.seat != seat and not s.uno_called[w.seat] for w in s.watches)  # an "UNO" now is a catch
         # the engine hears "UNO! UNO!" with the hand unchanged as one early call (a capped penalty draws nothing)
-        again = getattr(self, "_early_at", None) == (seat, len(self.hands[seat]), s.hand, s.plays_this_hand)
+        again = self.early_at == (seat, len(self.hands[seat]), s.hand, s.plays_this_hand)
         # planted only where the verdict is immediate: with several cards laid at once (OL-INTERCEPT) the engine
         # waits for the seat's next play (`tracker.calls.settle_early_call`; its rule cases check that)
         if (self.r.early_uno_penalty and self.r.multi_play == "none" and len(self.hands[seat]) >= 3 and not catch
                 and not again
                 and self.chance("early_uno")):
-            self._early_at = (seat, len(self.hands[seat]), s.hand, s.plays_this_hand)
+            self.early_at = (seat, len(self.hands[seat]), s.hand, s.plays_this_hand)
             line = self.emit({"type": "uno", "seat": seat, "t": self.tick(0.2, 0.6)})
             self.expect("early_uno", seat, line)
             self.pay_penalties()

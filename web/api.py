@@ -105,6 +105,12 @@ def post_events(table: str) -> Response:
     return resp
 
 
+def _own_rig(tl: TableLive) -> bool:
+    """The request carries the table's own rig token."""
+    token = _bearer()
+    return bool(token) and services().store.token_matches(tl.info, token)
+
+
 def private_reader(tl: TableLive) -> bool:
     """Who may see a hand still in play (a Wild Draw Four challenge's: MA-CHALLENGE shows it to the challenger,
     FA-W4 to the referee) and the referee's full messages: a referee, and the table's own rig, which posted it.
@@ -112,18 +118,14 @@ def private_reader(tl: TableLive) -> bool:
     user = current_user()
     if user is not None:
         return user["role"] == "referee"
-    token = _bearer()
-    return bool(token) and services().store.token_matches(tl.info, token)
+    return _own_rig(tl)
 
 
 def viewer_delay(tl: TableLive) -> float:
     """The broadcast delay this reader must get: a table's delay binds anonymous readers (the public, the stream
     operator's overlay), not a logged-in referee or spectator account, nor the table's own rig."""
     delay = float(tl.info.broadcast_delay)
-    if delay <= 0 or current_user() is not None:
-        return 0.0
-    token = _bearer()
-    if token and services().store.token_matches(tl.info, token):
+    if delay <= 0 or current_user() is not None or _own_rig(tl):
         return 0.0
     return delay
 
